@@ -1,0 +1,749 @@
+/* inputs: GNU ld's command line and implicit linker scripts, turned into a
+   tree of inputs; library search; opening and classifying files. */
+#include "link.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ld options that take their value as the next argument when it is not
+   attached; they are skipped (with a warning) unless handled below. */
+static const char *const options_with_argument[] = {
+	"o", "output", "m", "T", "script", "Map", "soname", "h", "rpath", "rpath-link",
+	"dynamic-linker", "I", "plugin", "plugin-opt", "z", "y", "trace-symbol", "a", "A",
+	"architecture", "b", "format", "c", "mri-script", "F", "filter", "f", "auxiliary",
+	"G", "gpsize", "R", "just-symbols", "Y", "O", "version-script", "dynamic-list",
+	"section-start", "Ttext", "Tdata", "Tbss", "Ttext-segment", "Trodata-segment",
+	"Tldata-segment", "defsym", "exclude-libs", "wrap", "retain-symbols-file", "P",
+	"depaudit", "audit", "dependency-file", "oformat", "image-base", "assert", "fini",
+	"init", "require-defined", "L", "l", "u", "e", "entry", "undefined", "library",
+	"library-path", NULL,
+};
+
+/* ld options without a value; listed so that a single-dash long option
+   such as -export-dynamic is not read as -e xport-dynamic. */
+static const char *const known_flags[] = {
+	"static", "shared", "Bstatic", "Bdynamic", "Bshareable", "Bsymbolic", "Bsymbolic-functions",
+	"Bno-symbolic", "Bgroup", "dn", "dy", "non_shared", "call_shared", "pie", "no-pie", "pic-executable",
+	"export-dynamic", "no-export-dynamic", "eh-frame-hdr", "no-eh-frame-hdr", "as-needed",
+	"no-as-needed", "whole-archive", "no-whole-archive", "push-state", "pop-state", "start-group",
+	"end-group", "gc-sections", "no-gc-sections", "print-gc-sections", "no-print-gc-sections",
+	"relax", "no-relax", "verbose", "version", "no-undefined", "allow-shlib-undefined",
+	"no-allow-shlib-undefined", "allow-multiple-definition", "emit-relocs", "strip-all",
+	"strip-debug", "discard-all", "discard-locals", "enable-new-dtags", "disable-new-dtags",
+	"fatal-warnings", "no-fatal-warnings", "noinhibit-exec", "nostdlib", "trace", "cref",
+	"error-unresolved-symbols", "warn-unresolved-symbols", "warn-common", "warn-once",
+	"demangle", "no-demangle", "copy-dt-needed-entries", "no-copy-dt-needed-entries",
+	"add-needed", "no-add-needed", "dynamic-list-data", "relocatable", "omagic", "nmagic",
+	"no-omagic", "print-map", "stats", "no-keep-memory", "reduce-memory-overheads",
+	"warn-textrel", "no-warn-mismatch", "no-warn-search-mismatch", "export-dynamic",
+	"ld-generated-unwind-info", "no-ld-generated-unwind-info", "gdb-index", "no-gdb-index",
+	"print-memory-usage", "check-sections", "no-check-sections", "accept-unknown-input-arch",
+	"no-accept-unknown-input-arch", "print-output-format", "default-symver", "default-imported-symver",
+	"no-define-common", "sort-common", "traditional-format", "undefined-version",
+	"no-undefined-version", "warn-constructors", "warn-multiple-gp", "warn-section-align",
+	"no-warnings", "qmagic", "Qy", "error-handling-script", "no-print-map-discarded",
+	"print-map-discarded", "enable-non-contiguous-regions", "relro", "no-relro",
+	"build-id", "package-metadata", "hash-style", "compress-debug-sections", "sort-section",
+	"unresolved-symbols", "sysroot", "plugin-opt", "threads", "no-threads", "icf", "target-help",
+	"help", "export-dynamic-symbol", "export-dynamic-symbol-list", "dynamic-list-cpp-typeinfo",
+	"dynamic-list-cpp-new", "exclude-modules-for-implib", "orphan-handling", "error-execstack",
+	"no-error-execstack", "warn-execstack", "no-warn-execstack", "warn-rwx-segments",
+	"no-warn-rwx-segments", "section-ordering-file", "print-sysroot", "force-group-allocation",
+	NULL,
+};
+
+static bool is_known_flag(const char *name)
+{
+	const char *const *o;
+
+	for (o = known_flags; *o; o++)
+		if (strcmp(*o, name) == 0)
+			return true;
+	return false;
+}
+
+static bool takes_argument(const char *name)
+{
+	const char *const *o;
+
+	for (o = options_with_argument; *o; o++)
+		if (strcmp(*o, name) == 0)
+			return true;
+	return false;
+}
+
+bool inputs_known_option(const char *arg)
+{
+	const char *name = arg + 1 + (arg[1] == '-');
+	const char *eq = strchr(name, '=');
+	char *n = eq ? xstrndup(name, eq - name) : xstrdup(name);
+	bool known = takes_argument(n) || is_known_flag(n) || !strcmp(n, "(") || !strcmp(n, ")");
+
+	free(n);
+	return known;
+}
+
+static struct input *input_new(enum input_kind kind, const char *path)
+{
+	struct input *in = xcalloc(1, sizeof(*in));
+
+	in->kind = kind;
+	in->path = path ? xstrdup(path) : NULL;
+	return in;
+}
+
+static void input_add_child(struct input *group, struct input *child)
+{
+	*ARRAY_PUSH(group->children, group->child_count, group->child_capacity) = child;
+}
+
+struct parse_state {
+	bool search_static, whole_archive, as_needed;
+};
+
+bool inputs_quiet;
+
+static struct strmap warned_options;
+
+static void warn_skipped(const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	char *name = eq ? xstrndup(arg, eq - arg) : xstrdup(arg);
+	void **slot = strmap_slot(&warned_options, name);
+
+	if (*slot) {
+		free(name);
+		return;
+	}
+	*slot = name;
+	if (!inputs_quiet)
+		warn("ignoring ld option '%s': it does not change which inputs the link pulls in", name);
+}
+
+/* Reads an @file of whitespace-separated, quotable arguments. */
+static bool read_response_file(const char *path, char ***out, int *count)
+{
+	FILE *f = fopen(path, "r");
+	char **args = NULL;
+	size_t n = 0, cap = 0, len = 0, bufcap = 0;
+	char *buf = NULL;
+	int c, quote = 0;
+	bool in_word = false;
+
+	if (!f)
+		return false;
+	while ((c = getc(f)) != EOF) {
+		if (!quote && (c == ' ' || c == '\t' || c == '\n' || c == '\r')) {
+			if (in_word) {
+				*ARRAY_PUSH(args, n, cap) = xstrndup(buf, len);
+				len = 0;
+				in_word = false;
+			}
+			continue;
+		}
+		in_word = true;
+		if (c == '\\') {
+			c = getc(f);
+			if (c == EOF)
+				break;
+		} else if (quote && c == quote) {
+			quote = 0;
+			continue;
+		} else if (!quote && (c == '"' || c == '\'')) {
+			quote = c;
+			continue;
+		}
+		grow_array(&buf, &bufcap, len + 1, 1);
+		buf[len++] = (char)c;
+	}
+	if (in_word)
+		*ARRAY_PUSH(args, n, cap) = xstrndup(buf, len);
+	free(buf);
+	fclose(f);
+	*out = args;
+	*count = (int)n;
+	return true;
+}
+
+static void add_string(char ***list, size_t *count, size_t *capacity, const char *s)
+{
+	*ARRAY_PUSH(*list, *count, *capacity) = xstrdup(s);
+}
+
+static int parse_args(struct link_options *opt, char **argv, int argc, struct input **groups,
+		      int *depth, struct parse_state *state, struct parse_state *stack, int *stack_depth)
+{
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		const char *arg = argv[i];
+		const char *name, *value = NULL;
+		char *owned_name = NULL;
+		struct input *in;
+
+		if (arg[0] == '@' && arg[1]) {
+			char **rargs;
+			int rcount, k, rc;
+
+			if (read_response_file(arg + 1, &rargs, &rcount)) {
+				rc = parse_args(opt, rargs, rcount, groups, depth, state, stack, stack_depth);
+				for (k = 0; k < rcount; k++)
+					free(rargs[k]);
+				free(rargs);
+				if (rc)
+					return rc;
+				continue;
+			}
+		}
+		if (arg[0] != '-' || arg[1] == '\0') {
+			in = input_new(INPUT_FILE, arg);
+			in->whole_archive = state->whole_archive;
+			in->as_needed = state->as_needed;
+			input_add_child(groups[*depth], in);
+			continue;
+		}
+		if (strcmp(arg, "(") == 0 || strcmp(arg, "-(") == 0 || strcmp(arg, "--start-group") == 0) {
+			if (*depth >= 1) {
+				error("may not nest groups ('%s' inside a group)", arg);
+				return EXIT_USAGE;
+			}
+			in = input_new(INPUT_GROUP, NULL);
+			input_add_child(groups[*depth], in);
+			groups[++*depth] = in;
+			continue;
+		}
+		if (strcmp(arg, "-)") == 0 || strcmp(arg, "--end-group") == 0) {
+			if (*depth == 0) {
+				error("group ended before it began ('%s')", arg);
+				return EXIT_USAGE;
+			}
+			--*depth;
+			continue;
+		}
+		/* ld accepts every long option with one dash or two. */
+		name = arg + 1 + (arg[1] == '-');
+		{
+			const char *eq = strchr(name, '=');
+
+			if (eq) {
+				owned_name = xstrndup(name, eq - name);
+				value = eq + 1;
+				name = owned_name;
+			}
+		}
+		/* ld reads single-dash long options first (getopt_long_only); what
+		   is no long option is a letter with its value attached: -lfoo. */
+		if (!value && arg[1] != '-' && arg[2] != '\0' && !takes_argument(name) &&
+		    !is_known_flag(name) && strchr("lLueyYzoOmTRhIaAbcfFGP", arg[1])) {
+			owned_name = xstrndup(arg + 1, 1);
+			name = owned_name;
+			value = arg + 2;
+		}
+		if (!value && takes_argument(name)) {
+			if (i + 1 >= argc) {
+				error("option '%s' needs an argument", arg);
+				free(owned_name);
+				return EXIT_USAGE;
+			}
+			value = argv[++i];
+		}
+		if (strcmp(name, "l") == 0 || strcmp(name, "library") == 0) {
+			in = input_new(INPUT_FILE, NULL);
+			in->library = xstrdup(value);
+			in->search_static = state->search_static;
+			in->whole_archive = state->whole_archive;
+			in->as_needed = state->as_needed;
+			input_add_child(groups[*depth], in);
+		} else if (strcmp(name, "L") == 0 || strcmp(name, "library-path") == 0) {
+			add_string(&opt->lib_dirs, &opt->lib_dir_count, &opt->lib_dir_capacity, value);
+		} else if (strcmp(name, "u") == 0 || strcmp(name, "undefined") == 0 ||
+			   strcmp(name, "require-defined") == 0) {
+			add_string(&opt->undefined, &opt->undefined_count, &opt->undefined_capacity, value);
+		} else if (strcmp(name, "e") == 0 || strcmp(name, "entry") == 0) {
+			free(opt->entry);
+			opt->entry = xstrdup(value);
+		} else if (!strcmp(name, "Bstatic") || !strcmp(name, "static") || !strcmp(name, "dn") ||
+			   !strcmp(name, "non_shared")) {
+			state->search_static = true;
+		} else if (!strcmp(name, "Bdynamic") || !strcmp(name, "dy") || !strcmp(name, "call_shared")) {
+			state->search_static = false;
+		} else if (!strcmp(name, "shared") || !strcmp(name, "Bshareable")) {
+			opt->shared = true;
+		} else if (!strcmp(name, "whole-archive")) {
+			state->whole_archive = true;
+		} else if (!strcmp(name, "no-whole-archive")) {
+			state->whole_archive = false;
+		} else if (!strcmp(name, "as-needed")) {
+			state->as_needed = true;
+		} else if (!strcmp(name, "no-as-needed")) {
+			state->as_needed = false;
+		} else if (!strcmp(name, "push-state")) {
+			if (*stack_depth >= 64) {
+				error("too many nested --push-state");
+				free(owned_name);
+				return EXIT_USAGE;
+			}
+			stack[(*stack_depth)++] = *state;
+		} else if (!strcmp(name, "pop-state")) {
+			if (*stack_depth == 0) {
+				error("--pop-state without --push-state");
+				free(owned_name);
+				return EXIT_USAGE;
+			}
+			*state = stack[--*stack_depth];
+		} else if (!strcmp(name, "no-undefined") || (!strcmp(name, "z") && !strcmp(value, "defs"))) {
+			opt->report_undefined_in_shared = true;
+		} else if (!strcmp(name, "unresolved-symbols") && value && !strcmp(value, "ignore-all")) {
+			opt->ignore_undefined = true;
+		} else if (!strcmp(name, "wrap") || !strcmp(name, "defsym") || !strcmp(name, "T") ||
+			   !strcmp(name, "script") || !strcmp(name, "just-symbols") || !strcmp(name, "R")) {
+			warn("ignoring ld option '%s%s%s': deporder does not model it; the closure may differ from ld's",
+			     arg, value && !strchr(arg, '=') && arg[2] == '\0' ? " " : "",
+			     value && !strchr(arg, '=') && arg[2] == '\0' ? value : "");
+		} else {
+			warn_skipped(arg);
+		}
+		free(owned_name);
+	}
+	return 0;
+}
+
+struct link_options *inputs_parse(char **argv, int argc)
+{
+	struct link_options *opt = xcalloc(1, sizeof(*opt));
+	struct input *groups[2];
+	struct parse_state state = { 0 }, stack[64];
+	int depth = 0, stack_depth = 0;
+
+	opt->root = input_new(INPUT_GROUP, NULL);
+	groups[0] = opt->root;
+	if (parse_args(opt, argv, argc, groups, &depth, &state, stack, &stack_depth))
+		return NULL;
+	if (depth != 0) {
+		error("--start-group without --end-group");
+		return NULL;
+	}
+	return opt;
+}
+
+/* The linker's built-in search path, from the default script of the ld
+   that gcc would run ($LD, or ld). */
+static char **default_dirs;
+static size_t default_dir_count;
+
+static struct strmap script_symbols;
+
+/* Symbols the linker itself defines: the assignments and PROVIDEs of its
+   default script, and the ones it always creates. */
+static const char *const builtin_symbols[] = {
+	"_GLOBAL_OFFSET_TABLE_", "_DYNAMIC", "__ehdr_start", "_PROCEDURE_LINKAGE_TABLE_",
+	"__GNU_EH_FRAME_HDR", "_TLS_MODULE_BASE_", "__executable_start", NULL,
+};
+
+static void load_default_script(void)
+{
+	static bool loaded;
+	size_t capacity = 0, i;
+	const char *ld = getenv("LD");
+	char *cmd, *line = NULL;
+	size_t linecap = 0;
+	FILE *p;
+
+	if (loaded)
+		return;
+	loaded = true;
+	for (i = 0; builtin_symbols[i]; i++)
+		*strmap_slot(&script_symbols, builtin_symbols[i]) = (void *)1;
+	cmd = xasprintf("%s --verbose 2>/dev/null", ld && *ld ? ld : "ld");
+	p = popen(cmd, "r");
+	free(cmd);
+	if (!p)
+		return;
+	while (getline(&line, &linecap, p) > 0) {
+		char *s = line;
+
+		while ((s = strstr(s, "SEARCH_DIR(\"")) != NULL) {
+			char *start = s + strlen("SEARCH_DIR(\""), *end;
+
+			if (*start == '=')
+				start++;
+			end = strchr(start, '"');
+			if (!end)
+				break;
+			*ARRAY_PUSH(default_dirs, default_dir_count, capacity) = xstrndup(start, end - start);
+			s = end;
+		}
+		/* "name = ..." assignments, bare or inside PROVIDE (...). */
+		for (s = line; *s; s++) {
+			char *start, *end;
+
+			if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')) ||
+			    (s > line && (s[-1] == '_' || s[-1] == '.' || (s[-1] >= 'a' && s[-1] <= 'z') ||
+					  (s[-1] >= 'A' && s[-1] <= 'Z') || (s[-1] >= '0' && s[-1] <= '9'))))
+				continue;
+			start = s;
+			while (*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+			       (*s >= '0' && *s <= '9'))
+				s++;
+			end = s;
+			while (*s == ' ')
+				s++;
+			if (s[0] == '=' && s[1] != '=') {
+				char *name = xstrndup(start, end - start);
+				void **slot = strmap_slot(&script_symbols, name);
+
+				if (*slot)
+					free(name);
+				*slot = (void *)1;
+			}
+			s = end - 1;
+		}
+	}
+	free(line);
+	pclose(p);
+}
+
+static void load_default_dirs(void)
+{
+	load_default_script();
+}
+
+bool inputs_linker_defines(const char *name)
+{
+	load_default_script();
+	return strmap_get(&script_symbols, name) != NULL;
+}
+
+static bool is_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static char *search_dirs(char **dirs, size_t count, const char *name, bool search_static)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++) {
+		char *path;
+
+		if (name[0] == ':') {
+			path = xasprintf("%s/%s", dirs[i], name + 1);
+			if (is_file(path))
+				return path;
+			free(path);
+			continue;
+		}
+		if (!search_static) {
+			path = xasprintf("%s/lib%s.so", dirs[i], name);
+			if (is_file(path))
+				return path;
+			free(path);
+		}
+		path = xasprintf("%s/lib%s.a", dirs[i], name);
+		if (is_file(path))
+			return path;
+		free(path);
+	}
+	return NULL;
+}
+
+static char *find_library(struct link_options *opt, const char *name, bool search_static)
+{
+	char *path = search_dirs(opt->lib_dirs, opt->lib_dir_count, name, search_static);
+
+	if (path)
+		return path;
+	load_default_dirs();
+	return search_dirs(default_dirs, default_dir_count, name, search_static);
+}
+
+static int map_file(const char *path, void **map, size_t *size, char **why)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY);
+	void *p;
+
+	if (fd < 0) {
+		*why = xasprintf("cannot open: %s", strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		*why = xstrdup(S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
+		close(fd);
+		return -1;
+	}
+	if (st.st_size == 0) {
+		*why = xstrdup("file is empty");
+		close(fd);
+		return -1;
+	}
+	/* Private and writable: libelf may convert in place; nothing reaches the file. */
+	p = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED) {
+		*why = xasprintf("cannot map: %s", strerror(errno));
+		return -1;
+	}
+	*map = p;
+	*size = st.st_size;
+	return 0;
+}
+
+int inputs_map(const char *path, void **map, size_t *size, char **why)
+{
+	return map_file(path, map, size, why);
+}
+
+/* Implicit linker scripts: INPUT(), GROUP(), AS_NEEDED(), SEARCH_DIR(),
+   OUTPUT_FORMAT() and friends.  Only the commands that name inputs matter. */
+struct script_reader {
+	const char *p, *end;
+	char token[4096];
+};
+
+/* Next token: a word, or one of ( ) , ; returns false at the end. */
+static bool script_token(struct script_reader *r)
+{
+	size_t n = 0;
+
+	for (;;) {
+		while (r->p < r->end && (*r->p == ' ' || *r->p == '\t' || *r->p == '\n' || *r->p == '\r'))
+			r->p++;
+		if (r->end - r->p >= 2 && r->p[0] == '/' && r->p[1] == '*') {
+			const char *close = NULL, *q;
+
+			for (q = r->p + 2; q + 1 < r->end; q++)
+				if (q[0] == '*' && q[1] == '/') {
+					close = q;
+					break;
+				}
+			r->p = close ? close + 2 : r->end;
+			continue;
+		}
+		break;
+	}
+	if (r->p >= r->end)
+		return false;
+	if (*r->p == '(' || *r->p == ')' || *r->p == ',' || *r->p == '{' || *r->p == '}' || *r->p == ';') {
+		r->token[0] = *r->p++;
+		r->token[1] = '\0';
+		return true;
+	}
+	if (*r->p == '"') {
+		r->p++;
+		while (r->p < r->end && *r->p != '"' && n + 1 < sizeof(r->token))
+			r->token[n++] = *r->p++;
+		if (r->p < r->end)
+			r->p++;
+	} else {
+		while (r->p < r->end && !strchr(" \t\r\n(),{};", *r->p) && n + 1 < sizeof(r->token))
+			r->token[n++] = *r->p++;
+	}
+	r->token[n] = '\0';
+	return true;
+}
+
+static bool script_file_list(struct script_reader *r, struct link_options *opt, struct input *parent,
+			     const struct input *script, bool as_needed, char **why)
+{
+	if (!script_token(r) || strcmp(r->token, "(") != 0) {
+		*why = xstrdup("linker script: expected '('");
+		return false;
+	}
+	while (script_token(r)) {
+		struct input *in;
+
+		if (strcmp(r->token, ")") == 0)
+			return true;
+		if (strcmp(r->token, ",") == 0)
+			continue;
+		if (strcmp(r->token, "AS_NEEDED") == 0) {
+			if (!script_file_list(r, opt, parent, script, true, why))
+				return false;
+			continue;
+		}
+		in = input_new(INPUT_FILE, NULL);
+		in->whole_archive = script->whole_archive;
+		in->as_needed = as_needed;
+		in->search_static = script->search_static;
+		if (strncmp(r->token, "-l", 2) == 0)
+			in->library = xstrdup(r->token + 2);
+		else
+			in->path = xstrdup(r->token);
+		input_add_child(parent, in);
+	}
+	*why = xstrdup("linker script: missing ')'");
+	return false;
+}
+
+/* Parses a script into in->children; returns false if the text is no script. */
+static bool script_parse(struct input *in, struct link_options *opt, char **why)
+{
+	struct script_reader r;
+	bool any = false;
+
+	r.p = in->map;
+	r.end = r.p + in->map_size;
+	if (memchr(in->map, '\0', in->map_size)) {
+		*why = xstrdup("not an ELF file, archive or linker script");
+		return false;
+	}
+	while (script_token(&r)) {
+		if (strcmp(r.token, "INPUT") == 0 || strcmp(r.token, "GROUP") == 0) {
+			struct input *target = in;
+
+			if (r.token[0] == 'G') {
+				target = input_new(INPUT_GROUP, NULL);
+				input_add_child(in, target);
+			}
+			if (!script_file_list(&r, opt, target, in, in->as_needed, why))
+				return false;
+			any = true;
+		} else if (strcmp(r.token, "SEARCH_DIR") == 0) {
+			if (!script_token(&r) || strcmp(r.token, "(") || !script_token(&r))
+				break;
+			add_string(&opt->lib_dirs, &opt->lib_dir_count, &opt->lib_dir_capacity, r.token);
+			script_token(&r);
+			any = true;
+		} else if (strcmp(r.token, "OUTPUT_FORMAT") == 0 || strcmp(r.token, "OUTPUT_ARCH") == 0 ||
+			   strcmp(r.token, "TARGET") == 0 || strcmp(r.token, "ENTRY") == 0 ||
+			   strcmp(r.token, "EXTERN") == 0) {
+			bool is_entry = strcmp(r.token, "ENTRY") == 0;
+			bool is_extern = strcmp(r.token, "EXTERN") == 0;
+			int level = 0;
+
+			while (script_token(&r)) {
+				if (strcmp(r.token, "(") == 0)
+					level++;
+				else if (strcmp(r.token, ")") == 0) {
+					if (--level <= 0)
+						break;
+				} else if (is_entry && !opt->entry) {
+					opt->entry = xstrdup(r.token);
+				} else if (is_extern && strcmp(r.token, ",") != 0) {
+					add_string(&opt->undefined, &opt->undefined_count,
+						   &opt->undefined_capacity, r.token);
+				}
+			}
+			any = true;
+		} else if (!any) {
+			*why = xstrdup("not an ELF file, archive or linker script");
+			return false;
+		} else {
+			*why = xasprintf("linker script: '%s' is not supported in an input script", r.token);
+			return false;
+		}
+	}
+	if (!any) {
+		*why = xstrdup("not an ELF file, archive or linker script");
+		return false;
+	}
+	in->kind = INPUT_SCRIPT;
+	return true;
+}
+
+static int open_one(struct input *in, struct link_options *opt)
+{
+	char *why = NULL;
+
+	if (in->library) {
+		in->path = find_library(opt, in->library, in->search_static);
+		if (!in->path) {
+			error("cannot find -l%s", in->library);
+			return EXIT_INPUT;
+		}
+	} else if (in->path[0] != '/' && !is_file(in->path)) {
+		/* A name in a script that is not in the current folder is searched
+		   for in the library path, as ld does. */
+		char *found = NULL;
+		size_t i;
+
+		for (i = 0; i < opt->lib_dir_count && !found; i++) {
+			char *p = xasprintf("%s/%s", opt->lib_dirs[i], in->path);
+
+			if (is_file(p))
+				found = p;
+			else
+				free(p);
+		}
+		if (found) {
+			free(in->path);
+			in->path = found;
+		}
+	}
+	if (map_file(in->path, &in->map, &in->map_size, &why) < 0)
+		goto fail;
+	if (elfobj_is_elf(in->map, in->map_size)) {
+		struct unit *u = xcalloc(1, sizeof(*u));
+
+		u->name = xstrdup(in->path);
+		u->input = in;
+		if (elfobj_open(&u->elf, u->name, in->map, in->map_size, &why) < 0) {
+			free(u->name);
+			free(u);
+			goto fail;
+		}
+		u->is_shared = u->elf.type == ET_DYN;
+		in->kind = u->is_shared ? INPUT_SHARED : INPUT_OBJECT;
+		in->unit = u;
+		return 0;
+	}
+	if (archive_is(in->map, in->map_size)) {
+		in->archive = archive_parse(in->path, in->map, in->map_size, &why);
+		if (!in->archive)
+			goto fail;
+		if (!in->archive->has_index && !in->whole_archive && in->archive->member_count > 0) {
+			why = xstrdup("archive has no symbol index; run ranlib to add one");
+			goto fail;
+		}
+		in->kind = INPUT_ARCHIVE;
+		in->members = xcalloc(in->archive->member_count, sizeof(*in->members));
+		return 0;
+	}
+	if (script_parse(in, opt, &why))
+		return inputs_open_children(in, opt);
+fail:
+	error("%s: %s", in->path, why);
+	free(why);
+	in->kind = INPUT_FAILED;
+	return EXIT_INPUT;
+}
+
+static bool keep_going_flag;
+
+int inputs_open_children(struct input *group, struct link_options *opt)
+{
+	int status = 0;
+	size_t i;
+
+	for (i = 0; i < group->child_count; i++) {
+		struct input *in = group->children[i];
+		int rc;
+
+		if (in->kind == INPUT_GROUP || in->kind == INPUT_SCRIPT)
+			rc = inputs_open_children(in, opt);
+		else
+			rc = open_one(in, opt);
+		if (rc) {
+			status = EXIT_INPUT;
+			if (!keep_going_flag)
+				return status;
+		}
+	}
+	return status;
+}
+
+int inputs_open(struct link_options *opt, bool keep_going)
+{
+	keep_going_flag = keep_going;
+	return inputs_open_children(opt->root, opt);
+}

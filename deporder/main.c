@@ -1,0 +1,173 @@
+/* deporder: the archive members (or input sections) a GNU ld link needs,
+   computed as ld computes them, in dependency order. */
+#include "link.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_text[] =
+	"usage: deporder [--seed SYM]... [--granularity=object|section]\n"
+	"                [--format=list|members|json] [--why UNIT|SYM] [--keep-going]\n"
+	"                [--out FILE] [-q] [--] INPUTS...\n"
+	"       deporder [options] --cc -- CC LINK-ARGS...\n"
+	"\n"
+	"Computes which object files and archive members (or, with\n"
+	"--granularity=section, which input sections) a GNU ld link needs, exactly as\n"
+	"GNU ld pulls them, and prints them in dependency order: depth first from the\n"
+	"seeds, callers before callees, first reference first; then what the link\n"
+	"needs but the seeds do not reach.\n"
+	"\n"
+	"INPUTS is a GNU ld argument list: objects, archives (regular and thin),\n"
+	"shared libraries, linker scripts, -L DIR, -l NAME, -Bstatic, -Bdynamic,\n"
+	"--start-group/--end-group, --whole-archive, --as-needed, --push-state,\n"
+	"--pop-state, -u SYM, -e SYM, -shared.  Other ld options are skipped with one\n"
+	"warning each.\n"
+	"\n"
+	"  --seed SYM           start from SYM (repeatable); default: the entry symbol\n"
+	"                       (_start, or -e), -u symbols and the objects given\n"
+	"  --granularity=G      object (default) or section (the sections ld keeps\n"
+	"                       under --gc-sections, as UNIT<TAB>SECTION)\n"
+	"  --format=F           list (default): one unit per line, path or\n"
+	"                       archive(member); members: only archive members, in the\n"
+	"                       order ld extracts them; json\n"
+	"  --why UNIT|SYM       print the chain of references that pulled it in\n"
+	"  --cc                 the arguments after -- are a compiler-driver link\n"
+	"                       command; deporder asks it for its ld command (-###)\n"
+	"  --keep-going         report every bad input and go on with the rest\n"
+	"  --out FILE           write to FILE (replaced only when complete)\n"
+	"  -q, --quiet          no warnings about skipped ld options\n"
+	"  --help, --version\n"
+	"\n"
+	"Exit status: 0 success, 1 a failure on input, 2 wrong usage.\n";
+
+static void usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "%s: ", progname);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry 'deporder --help' for more information.\n");
+	exit(EXIT_USAGE);
+}
+
+/* Matches --name VALUE or --name=VALUE; advances *i past a separate value. */
+static const char *option_value(char **argv, int argc, int *i, const char *name)
+{
+	size_t len = strlen(name);
+	const char *arg = argv[*i];
+
+	if (strncmp(arg, name, len) != 0)
+		return NULL;
+	if (arg[len] == '=')
+		return arg + len + 1;
+	if (arg[len] != '\0')
+		return NULL;
+	if (*i + 1 >= argc)
+		usage_error("option '%s' needs an argument", name);
+	return argv[++*i];
+}
+
+int main(int argc, char **argv)
+{
+	struct link link = { 0 };
+	enum output_format format = FORMAT_LIST;
+	bool by_section = false, use_cc = false, quiet = false;
+	const char *why = NULL, *out = NULL, *v;
+	char **inputs = xcalloc(argc + 1, sizeof(char *)), **seeds = xcalloc(argc + 1, sizeof(char *));
+	int input_count = 0, i, status;
+	size_t seed_count = 0;
+
+	progname = "deporder";
+	for (i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+
+		if (!strcmp(arg, "--")) {
+			for (i++; i < argc; i++)
+				inputs[input_count++] = argv[i];
+			break;
+		}
+		if (!strcmp(arg, "--help")) {
+			fputs(usage_text, stdout);
+			stdout_close_or_die();
+			return EXIT_OK;
+		} else if (!strcmp(arg, "--version")) {
+			printf("deporder (linkopt) %s\n", LINKOPT_VERSION);
+			stdout_close_or_die();
+			return EXIT_OK;
+		} else if ((v = option_value(argv, argc, &i, "--seed"))) {
+			seeds[seed_count++] = (char *)v;
+		} else if ((v = option_value(argv, argc, &i, "--granularity"))) {
+			if (!strcmp(v, "object"))
+				by_section = false;
+			else if (!strcmp(v, "section"))
+				by_section = true;
+			else
+				usage_error("--granularity: '%s' is not object or section", v);
+		} else if ((v = option_value(argv, argc, &i, "--format"))) {
+			if (!strcmp(v, "list"))
+				format = FORMAT_LIST;
+			else if (!strcmp(v, "members"))
+				format = FORMAT_MEMBERS;
+			else if (!strcmp(v, "json"))
+				format = FORMAT_JSON;
+			else
+				usage_error("--format: '%s' is not list, members or json", v);
+		} else if ((v = option_value(argv, argc, &i, "--why"))) {
+			why = v;
+		} else if ((v = option_value(argv, argc, &i, "--out"))) {
+			out = v;
+		} else if (!strcmp(arg, "--cc")) {
+			use_cc = true;
+		} else if (!strcmp(arg, "--keep-going")) {
+			link.keep_going = true;
+		} else if (!strcmp(arg, "-q") || !strcmp(arg, "--quiet")) {
+			quiet = true;
+		} else if (arg[0] == '-' && arg[1] == '-' && !inputs_known_option(arg)) {
+			usage_error("unrecognized option '%s'", arg);
+		} else {
+			inputs[input_count++] = (char *)arg;
+		}
+	}
+	if (use_cc) {
+		int n = 0;
+		char **args;
+
+		if (input_count == 0)
+			usage_error("%s", "--cc needs a compiler command after --");
+		args = ccdriver_link_args(inputs, &n);
+		if (!args)
+			return EXIT_INPUT;
+		inputs = args;
+		input_count = n;
+	}
+	if (input_count == 0)
+		usage_error("%s", "no input files");
+	inputs_quiet = quiet;
+	link.options = inputs_parse(inputs, input_count);
+	if (!link.options)
+		return EXIT_USAGE;
+	link.seeds = seeds;
+	link.seed_count = seed_count;
+	link.status = inputs_open(link.options, link.keep_going);
+	if (link.status && !link.keep_going)
+		return EXIT_INPUT;
+	closure_run(&link);
+	if (by_section || format == FORMAT_JSON || why) {
+		if (by_section && closure_load_relocs(&link) && !link.keep_going)
+			return EXIT_INPUT;
+		if (by_section)
+			sections_mark(&link);
+	}
+	if (out && !stdout_to_temporary(out))
+		fatal("%s: cannot create: %s", out, strerror(errno));
+	if (why)
+		status = order_why(&link, why, by_section);
+	else {
+		order_print(&link, format, by_section);
+		status = 0;
+	}
+	stdout_close_or_die();
+	if (out && stdout_commit(out) < 0)
+		fatal("%s: cannot write: %s", out, strerror(errno));
+	return link.status ? link.status : status;
+}

@@ -1,0 +1,344 @@
+/* order: units in dependency order (depth first from the seeds, callers
+   before callees, first reference first), the output formats, and --why. */
+#include "link.h"
+
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct walk {
+	struct link *link;
+	bool by_section;
+	struct unit **out_unit;     /* visit order */
+	uint32_t *out_section;
+	size_t count, capacity, section_capacity;
+	bool **visited;             /* by_section: per unit load index, per section */
+};
+
+static void emit(struct walk *w, struct unit *u, uint32_t section)
+{
+	grow_array(&w->out_section, &w->section_capacity, w->count + 1, sizeof(*w->out_section));
+	w->out_section[w->count] = section;
+	*ARRAY_PUSH(w->out_unit, w->count, w->capacity) = u;
+}
+
+/* The unit a unit's i-th symbol leads to, or NULL. */
+static struct unit *object_edge(struct link *link, struct unit *u, size_t i)
+{
+	const struct elf_symbol *sym = &u->elf.symbols[i];
+	struct unit *d;
+
+	if (sym->bind == STB_LOCAL || (sym->shndx != SHN_UNDEF && sym->shndx != SHN_COMMON))
+		return NULL;
+	d = closure_definer(link, sym->name);
+	return d && d != u && d->loaded ? d : NULL;
+}
+
+static void walk_objects(struct walk *w, struct unit *root)
+{
+	struct frame { struct unit *u; size_t next; } *stack = NULL;
+	size_t depth = 0, capacity = 0;
+
+	if (!root || root->visited)
+		return;
+	root->visited = true;
+	emit(w, root, 0);
+	*ARRAY_PUSH(stack, depth, capacity) = (struct frame){ root, root->elf.first_global };
+	while (depth > 0) {
+		struct frame *f = &stack[depth - 1];
+		struct unit *next = NULL;
+
+		while (f->next < f->u->elf.symbol_count && !next) {
+			struct unit *d = object_edge(w->link, f->u, f->next++);
+
+			if (d && !d->visited)
+				next = d;
+		}
+		if (!next) {
+			depth--;
+			continue;
+		}
+		next->visited = true;
+		emit(w, next, 0);
+		*ARRAY_PUSH(stack, depth, capacity) = (struct frame){ next, next->elf.first_global };
+	}
+	free(stack);
+}
+
+static bool section_wanted(struct walk *w, struct unit *u, uint32_t s)
+{
+	return u->loaded && sections_is_unit(u, s) && u->section_kept[s] && !w->visited[u->load_index][s];
+}
+
+static void walk_sections(struct walk *w, struct unit *root, uint32_t section)
+{
+	struct frame { struct unit *u; uint32_t s; size_t next; } *stack = NULL;
+	size_t depth = 0, capacity = 0;
+
+	if (!root || !section_wanted(w, root, section))
+		return;
+	w->visited[root->load_index][section] = true;
+	emit(w, root, section);
+	*ARRAY_PUSH(stack, depth, capacity) = (struct frame){ root, section, 0 };
+	while (depth > 0) {
+		struct frame *f = &stack[depth - 1];
+		const struct elf_section *s = &f->u->elf.sections[f->s];
+		struct unit *nu = NULL;
+		uint32_t ns = 0;
+
+		while (f->next < s->reloc_count && !nu) {
+			struct unit *tu;
+			uint32_t ts;
+
+			if (sections_reloc_target(w->link, f->u, &s->relocs[f->next++], &tu, &ts) &&
+			    section_wanted(w, tu, ts)) {
+				nu = tu;
+				ns = ts;
+			}
+		}
+		if (!nu) {
+			depth--;
+			continue;
+		}
+		w->visited[nu->load_index][ns] = true;
+		emit(w, nu, ns);
+		*ARRAY_PUSH(stack, depth, capacity) = (struct frame){ nu, ns, 0 };
+	}
+	free(stack);
+}
+
+static void walk_root_symbol(struct walk *w, const char *name)
+{
+	struct unit *u = closure_definer(w->link, name);
+	struct symbol_entry *e;
+
+	if (!u)
+		return;
+	if (!w->by_section) {
+		walk_objects(w, u);
+		return;
+	}
+	e = closure_symbol(w->link, name);
+	if (u->elf.symbols[e->definition_index].shndx < SHN_LORESERVE)
+		walk_sections(w, u, u->elf.symbols[e->definition_index].shndx);
+}
+
+/* Fills w with the units in order; returns the count reached from roots. */
+static size_t compute_order(struct walk *w)
+{
+	struct link *link = w->link;
+	struct link_options *opt = link->options;
+	size_t i, reached;
+	uint32_t k;
+
+	if (w->by_section) {
+		w->visited = xcalloc(link->unit_count ? link->unit_count : 1, sizeof(*w->visited));
+		for (i = 0; i < link->unit_count; i++)
+			w->visited[i] = xcalloc(link->units[i]->elf.section_count + 1, sizeof(bool));
+	}
+	for (i = 0; i < link->seed_count; i++)
+		walk_root_symbol(w, link->seeds[i]);
+	if (!link->seed_count) {
+		if (opt->entry || !opt->shared)
+			walk_root_symbol(w, opt->entry ? opt->entry : "_start");
+		for (i = 0; i < opt->undefined_count; i++)
+			walk_root_symbol(w, opt->undefined[i]);
+		for (i = 0; i < link->unit_count; i++) {
+			struct unit *u = link->units[i];
+
+			if (u->is_member)
+				continue;
+			if (!w->by_section)
+				walk_objects(w, u);
+		}
+	}
+	reached = w->count;
+	/* Needed but not reached from the roots: in the order ld loads them. */
+	for (i = 0; i < link->unit_count; i++) {
+		struct unit *u = link->units[i];
+
+		if (!w->by_section) {
+			walk_objects(w, u);
+			continue;
+		}
+		for (k = 1; k < u->elf.section_count; k++)
+			walk_sections(w, u, k);
+	}
+	return reached;
+}
+
+static void json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+static void print_json(struct walk *w, size_t reached)
+{
+	struct link *link = w->link;
+	size_t i;
+	bool first = true;
+
+	printf("{\n  \"granularity\": \"%s\",\n  \"units\": [", w->by_section ? "section" : "object");
+	for (i = 0; i < w->count; i++) {
+		struct unit *u = w->out_unit[i];
+
+		printf("%s\n    {\"unit\": ", i ? "," : "");
+		json_string(u->name);
+		if (u->is_member) {
+			printf(", \"archive\": ");
+			json_string(u->input->path);
+			printf(", \"member\": ");
+			json_string(u->input->archive->members[u->member].name);
+		}
+		if (w->by_section) {
+			const struct elf_section *s = &u->elf.sections[w->out_section[i]];
+
+			printf(", \"section\": ");
+			json_string(s->name);
+			printf(", \"size\": %llu, \"align\": %llu", (unsigned long long)s->size,
+			       (unsigned long long)s->addralign);
+		}
+		printf(", \"reached\": %s", i < reached ? "true" : "false");
+		if (u->pulled_for) {
+			printf(", \"pulled_for\": ");
+			json_string(u->pulled_for);
+		}
+		if (u->pulled_by) {
+			printf(", \"pulled_by\": ");
+			json_string(u->pulled_by->name);
+		}
+		printf("}");
+	}
+	printf("\n  ],\n  \"undefined\": [");
+	for (i = 0; i < link->symbol_count; i++) {
+		struct symbol_entry *s = link->symbol_list[i];
+
+		if (s->state != SYM_UNDEFINED || s->discarded ||
+		    (s->first_reference && s->first_reference->is_shared))
+			continue;
+		printf("%s\n    {\"symbol\": ", first ? "" : ",");
+		json_string(s->name);
+		if (s->first_reference) {
+			printf(", \"referenced_by\": ");
+			json_string(s->first_reference->name);
+		}
+		printf("}");
+		first = false;
+	}
+	printf("\n  ]\n}\n");
+}
+
+void order_print(struct link *link, enum output_format format, bool by_section)
+{
+	struct walk w = { .link = link, .by_section = by_section };
+	size_t i, reached;
+
+	if (format == FORMAT_MEMBERS) {
+		for (i = 0; i < link->unit_count; i++)
+			if (link->units[i]->is_member)
+				printf("%s\n", link->units[i]->name);
+		return;
+	}
+	reached = compute_order(&w);
+	if (format == FORMAT_JSON) {
+		print_json(&w, reached);
+	} else {
+		for (i = 0; i < w.count; i++) {
+			if (by_section)
+				printf("%s\t%s\n", w.out_unit[i]->name,
+				       w.out_unit[i]->elf.sections[w.out_section[i]].name);
+			else
+				printf("%s\n", w.out_unit[i]->name);
+		}
+	}
+	free(w.out_unit);
+	free(w.out_section);
+	if (w.visited) {
+		for (i = 0; i < link->unit_count; i++)
+			free(w.visited[i]);
+		free(w.visited);
+	}
+}
+
+static bool is_in(char **list, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(list[i], name))
+			return true;
+	return false;
+}
+
+static struct unit *find_unit(struct link *link, const char *what)
+{
+	size_t i;
+	const char *slash;
+
+	for (i = 0; i < link->unit_count; i++)
+		if (!strcmp(link->units[i]->name, what))
+			return link->units[i];
+	/* Also accept a bare member name, or lib.a(member) without the folder. */
+	for (i = 0; i < link->unit_count; i++) {
+		struct unit *u = link->units[i];
+
+		if (u->is_member && !strcmp(u->input->archive->members[u->member].name, what))
+			return u;
+		slash = strrchr(u->name, '/');
+		if (slash && !strcmp(slash + 1, what))
+			return u;
+	}
+	return NULL;
+}
+
+int order_why(struct link *link, const char *what, bool by_section)
+{
+	struct link_options *opt = link->options;
+	struct unit *u = find_unit(link, what);
+	size_t guard;
+
+	(void)by_section;
+	if (!u) {
+		u = closure_definer(link, what);
+		if (!u) {
+			error("%s: neither a unit of the link nor a symbol defined by one", what);
+			return EXIT_INPUT;
+		}
+		printf("'%s' is defined in %s\n", what, u->name);
+	}
+	for (guard = 0; u && guard <= link->unit_count; guard++) {
+		if (u->pulled_by) {
+			printf("%s: pulled in for '%s', referenced by %s\n", u->name, u->pulled_for, u->pulled_by->name);
+			u = u->pulled_by;
+			if (u->is_shared) {
+				printf("%s: shared library given on the command line\n", u->name);
+				break;
+			}
+			continue;
+		}
+		if (!u->pulled_for)
+			printf("%s: given on the command line\n", u->name);
+		else if (!strcmp(u->pulled_for, "--whole-archive"))
+			printf("%s: included by --whole-archive\n", u->name);
+		else if (is_in(link->seeds, link->seed_count, u->pulled_for))
+			printf("%s: pulled in for '%s', a seed (--seed)\n", u->name, u->pulled_for);
+		else if (is_in(opt->undefined, opt->undefined_count, u->pulled_for))
+			printf("%s: pulled in for '%s', given with -u\n", u->name, u->pulled_for);
+		else
+			printf("%s: pulled in for '%s', the entry symbol\n", u->name, u->pulled_for);
+		break;
+	}
+	return 0;
+}

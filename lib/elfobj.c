@@ -1,0 +1,446 @@
+#include "elfobj.h"
+#include "util.h"
+
+#include <gelf.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__x86_64__)
+const uint16_t elfobj_host_machine = EM_X86_64;
+const int elfobj_host_class = ELFCLASS64;
+#elif defined(__aarch64__)
+const uint16_t elfobj_host_machine = EM_AARCH64;
+const int elfobj_host_class = ELFCLASS64;
+#elif defined(__i386__)
+const uint16_t elfobj_host_machine = EM_386;
+const int elfobj_host_class = ELFCLASS32;
+#else
+#error "set the host ELF machine for this architecture"
+#endif
+
+static bool elf_library_ready;
+
+bool elfobj_is_elf(const void *data, size_t size)
+{
+	return size >= SELFMAG && memcmp(data, ELFMAG, SELFMAG) == 0;
+}
+
+static char *libelf_failure(const char *call)
+{
+	return xasprintf("%s failed: %s", call, elf_errmsg(-1));
+}
+
+static const char *machine_name(unsigned machine)
+{
+	switch (machine) {
+	case EM_386: return "i386";
+	case EM_X86_64: return "x86-64";
+	case EM_AARCH64: return "aarch64";
+	case EM_ARM: return "arm";
+	case EM_RISCV: return "riscv";
+	case EM_PPC64: return "ppc64";
+	case EM_S390: return "s390";
+	default: return NULL;
+	}
+}
+
+/* Fills version names of a shared library's dynamic symbols. */
+static void read_versions(struct elf_object *obj, Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	Elf_Data *versym = NULL;
+	const char **names = NULL;
+	size_t name_count = 0, i;
+
+	for (i = 1; i < obj->section_count; i++) {
+		struct elf_section *s = &obj->sections[i];
+		Elf_Data *d;
+		GElf_Off off = 0;
+		size_t guard;
+
+		scn = elf_getscn(elf, i);
+		if (!scn)
+			continue;
+		if (s->type == SHT_GNU_versym) {
+			versym = elf_getdata(scn, NULL);
+			continue;
+		}
+		if (s->type != SHT_GNU_verdef && s->type != SHT_GNU_verneed)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d)
+			continue;
+		for (guard = 0; guard < 65536; guard++) {
+			if (s->type == SHT_GNU_verdef) {
+				GElf_Verdef def;
+				GElf_Verdaux aux;
+
+				if (!gelf_getverdef(d, off, &def))
+					break;
+				if (gelf_getverdaux(d, off + def.vd_aux, &aux)) {
+					const char *n = elf_strptr(elf, s->link, aux.vda_name);
+
+					if (n && def.vd_ndx >= name_count) {
+						size_t old = name_count;
+
+						name_count = def.vd_ndx + 1;
+						names = xrealloc(names, name_count * sizeof(*names));
+						memset(names + old, 0, (name_count - old) * sizeof(*names));
+					}
+					if (n)
+						names[def.vd_ndx] = n;
+				}
+				if (!def.vd_next)
+					break;
+				off += def.vd_next;
+			} else {
+				GElf_Verneed need;
+				GElf_Off aoff;
+				unsigned j;
+
+				if (!gelf_getverneed(d, off, &need))
+					break;
+				aoff = off + need.vn_aux;
+				for (j = 0; j < need.vn_cnt && j < 65536; j++) {
+					GElf_Vernaux aux;
+					const char *n;
+					unsigned idx;
+
+					if (!gelf_getvernaux(d, aoff, &aux))
+						break;
+					idx = aux.vna_other & 0x7fff;
+					n = elf_strptr(elf, s->link, aux.vna_name);
+					if (n && idx >= name_count) {
+						size_t old = name_count;
+
+						name_count = idx + 1;
+						names = xrealloc(names, name_count * sizeof(*names));
+						memset(names + old, 0, (name_count - old) * sizeof(*names));
+					}
+					if (n)
+						names[idx] = n;
+					if (!aux.vna_next)
+						break;
+					aoff += aux.vna_next;
+				}
+				if (!need.vn_next)
+					break;
+				off += need.vn_next;
+			}
+		}
+	}
+	if (versym) {
+		for (i = 0; i < obj->symbol_count; i++) {
+			GElf_Versym v;
+			unsigned idx;
+
+			if (!gelf_getversym(versym, (int)i, &v))
+				break;
+			idx = v & 0x7fff;
+			if (idx > 1 && idx < name_count && names[idx]) {
+				obj->symbols[i].version = names[idx];
+				obj->symbols[i].version_hidden = (v & 0x8000) != 0;
+			}
+		}
+	}
+	free(names);
+}
+
+static int read_symbols(struct elf_object *obj, Elf *elf, uint32_t symtab, char **why)
+{
+	struct elf_section *s = &obj->sections[symtab];
+	Elf_Scn *scn = elf_getscn(elf, symtab);
+	Elf_Data *data, *xdata = NULL;
+	size_t count, i;
+
+	if (!scn || !(data = elf_getdata(scn, NULL))) {
+		*why = libelf_failure("elf_getdata (symbol table)");
+		return -1;
+	}
+	for (i = 1; i < obj->section_count; i++) {
+		if (obj->sections[i].type == SHT_SYMTAB_SHNDX && obj->sections[i].link == symtab) {
+			Elf_Scn *x = elf_getscn(elf, i);
+
+			xdata = x ? elf_getdata(x, NULL) : NULL;
+		}
+	}
+	count = data->d_size / gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
+	obj->symbols = xcalloc(count, sizeof(*obj->symbols));
+	obj->symbol_count = count;
+	obj->first_global = s->info <= count ? s->info : count;
+	for (i = 0; i < count; i++) {
+		struct elf_symbol *sym = &obj->symbols[i];
+		GElf_Sym gs;
+		Elf32_Word xndx = 0;
+		const char *name;
+
+		if (!gelf_getsymshndx(data, xdata, (int)i, &gs, &xndx)) {
+			*why = libelf_failure("gelf_getsym");
+			return -1;
+		}
+		name = elf_strptr(elf, s->link, gs.st_name);
+		if (!name) {
+			*why = xasprintf("symbol %zu has a bad name offset", i);
+			return -1;
+		}
+		sym->name = name;
+		sym->value = gs.st_value;
+		sym->size = gs.st_size;
+		sym->shndx = gs.st_shndx == SHN_XINDEX ? xndx : gs.st_shndx;
+		sym->bind = GELF_ST_BIND(gs.st_info);
+		sym->type = GELF_ST_TYPE(gs.st_info);
+		sym->visibility = GELF_ST_VISIBILITY(gs.st_other);
+		if (sym->shndx != SHN_UNDEF && sym->shndx < SHN_LORESERVE && sym->shndx >= obj->section_count) {
+			*why = xasprintf("symbol '%s' names section %u of %zu", name, sym->shndx, obj->section_count);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int elfobj_open(struct elf_object *obj, const char *name, void *data, size_t size, char **why)
+{
+	Elf *elf;
+	GElf_Ehdr eh;
+	size_t shnum, shstrndx, i;
+	uint32_t symtab = 0;
+	const char *mname;
+
+	memset(obj, 0, sizeof(*obj));
+	obj->name = name;
+	*why = NULL;
+	if (!elf_library_ready) {
+		if (elf_version(EV_CURRENT) == EV_NONE) {
+			*why = libelf_failure("elf_version");
+			return -1;
+		}
+		elf_library_ready = true;
+	}
+	if (!elfobj_is_elf(data, size)) {
+		*why = xstrdup("not an ELF file");
+		return -1;
+	}
+	elf = elf_memory(data, size);
+	if (!elf) {
+		*why = libelf_failure("elf_memory");
+		return -1;
+	}
+	obj->elf = elf;
+	obj->image = data;
+	obj->image_size = size;
+	if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
+		*why = xasprintf("not a valid ELF file (%s)", elf_errmsg(-1));
+		goto fail;
+	}
+	obj->elf_class = gelf_getclass(elf);
+	obj->type = eh.e_type;
+	obj->machine = eh.e_machine;
+	if (obj->elf_class != elfobj_host_class || obj->machine != elfobj_host_machine) {
+		mname = machine_name(obj->machine);
+		if (mname)
+			*why = xasprintf("ELF file for %s (%d-bit), not for this %s-bit %s link",
+					 mname, obj->elf_class == ELFCLASS32 ? 32 : 64,
+					 elfobj_host_class == ELFCLASS32 ? "32" : "64",
+					 machine_name(elfobj_host_machine));
+		else
+			*why = xasprintf("ELF file for machine %u (%d-bit), not for this %s-bit %s link",
+					 obj->machine, obj->elf_class == ELFCLASS32 ? 32 : 64,
+					 elfobj_host_class == ELFCLASS32 ? "32" : "64",
+					 machine_name(elfobj_host_machine));
+		goto fail;
+	}
+	if (eh.e_type != ET_REL && eh.e_type != ET_DYN) {
+		*why = xstrdup(eh.e_type == ET_EXEC ? "is an executable, not an object or shared library"
+				: "not a relocatable object or shared library");
+		goto fail;
+	}
+	if (elf_getshdrnum(elf, &shnum) != 0) {
+		*why = libelf_failure("elf_getshdrnum");
+		goto fail;
+	}
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0) {
+		*why = libelf_failure("elf_getshdrstrndx");
+		goto fail;
+	}
+	obj->sections = xcalloc(shnum ? shnum : 1, sizeof(*obj->sections));
+	obj->section_count = shnum;
+	for (i = 1; i < shnum; i++) {
+		struct elf_section *s = &obj->sections[i];
+		Elf_Scn *scn = elf_getscn(elf, i);
+		GElf_Shdr sh;
+
+		if (!scn || !gelf_getshdr(scn, &sh)) {
+			*why = libelf_failure("gelf_getshdr");
+			goto fail;
+		}
+		s->name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!s->name) {
+			*why = xasprintf("section %zu has a bad name offset", i);
+			goto fail;
+		}
+		s->index = i;
+		s->type = sh.sh_type;
+		s->flags = sh.sh_flags;
+		s->size = sh.sh_size;
+		s->addralign = sh.sh_addralign;
+		s->offset = sh.sh_offset;
+		s->link = sh.sh_link;
+		s->info = sh.sh_info;
+		if (sh.sh_type != SHT_NOBITS && sh.sh_type != SHT_NULL &&
+		    (sh.sh_offset > size || sh.sh_size > size - sh.sh_offset)) {
+			*why = xasprintf("section '%s' extends past the end of the file (truncated?)", s->name);
+			goto fail;
+		}
+		if ((eh.e_type == ET_REL && sh.sh_type == SHT_SYMTAB) ||
+		    (eh.e_type == ET_DYN && sh.sh_type == SHT_DYNSYM))
+			symtab = i;
+	}
+	for (i = 1; i < shnum; i++) {
+		struct elf_section *s = &obj->sections[i];
+		Elf_Data *d;
+		size_t n, k;
+
+		if (s->type != SHT_GROUP)
+			continue;
+		d = elf_getdata(elf_getscn(elf, i), NULL);
+		if (!d || d->d_size < 4) {
+			*why = xasprintf("group section '%s' is unreadable", s->name);
+			goto fail;
+		}
+		n = d->d_size / 4;
+		memcpy(&s->group_flags, d->d_buf, 4);
+		for (k = 1; k < n; k++) {
+			uint32_t member;
+
+			memcpy(&member, (char *)d->d_buf + 4 * k, 4);
+			if (member == 0 || member >= shnum) {
+				*why = xasprintf("group section '%s' names section %u of %zu", s->name, member, shnum);
+				goto fail;
+			}
+			obj->sections[member].group = i;
+		}
+	}
+	if (symtab) {
+		if (obj->sections[symtab].link >= shnum) {
+			*why = xstrdup("symbol table links to a missing string table");
+			goto fail;
+		}
+		if (read_symbols(obj, elf, symtab, why) < 0)
+			goto fail;
+	}
+	if (eh.e_type == ET_REL) {
+		for (i = obj->first_global; i < obj->symbol_count; i++) {
+			if (strcmp(obj->symbols[i].name, "__gnu_lto_slim") == 0) {
+				*why = xstrdup("is an LTO-only object (GIMPLE bytecode, no machine code): "
+					       "it cannot be ordered; rebuild it with -ffat-lto-objects");
+				goto fail;
+			}
+		}
+	} else {
+		read_versions(obj, elf);
+		for (i = 1; i < shnum; i++) {
+			Elf_Data *d;
+			size_t k;
+			GElf_Dyn dyn;
+
+			if (obj->sections[i].type != SHT_DYNAMIC)
+				continue;
+			d = elf_getdata(elf_getscn(elf, i), NULL);
+			for (k = 0; d && gelf_getdyn(d, (int)k, &dyn); k++) {
+				if (dyn.d_tag == DT_NULL)
+					break;
+				if (dyn.d_tag == DT_SONAME)
+					obj->soname = elf_strptr(elf, obj->sections[i].link, dyn.d_un.d_val);
+			}
+		}
+	}
+	return 0;
+fail:
+	elfobj_close(obj);
+	return -1;
+}
+
+int elfobj_load_relocs(struct elf_object *obj, char **why)
+{
+	Elf *elf = obj->elf;
+	size_t i;
+
+	*why = NULL;
+	if (obj->relocs_loaded)
+		return 0;
+	obj->relocs_loaded = true;
+	for (i = 1; i < obj->section_count; i++) {
+		struct elf_section *rs = &obj->sections[i], *target;
+		Elf_Data *d;
+		size_t count, k, entsize;
+		bool rela = rs->type == SHT_RELA;
+
+		if (rs->type != SHT_RELA && rs->type != SHT_REL)
+			continue;
+		if (rs->info == 0 || rs->info >= obj->section_count)
+			continue;
+		target = &obj->sections[rs->info];
+		d = elf_getdata(elf_getscn(elf, i), NULL);
+		if (!d) {
+			*why = libelf_failure("elf_getdata (relocations)");
+			return -1;
+		}
+		entsize = gelf_fsize(elf, rela ? ELF_T_RELA : ELF_T_REL, 1, EV_CURRENT);
+		count = entsize ? d->d_size / entsize : 0;
+		target->relocs = xrealloc(target->relocs, (target->reloc_count + count) * sizeof(*target->relocs));
+		for (k = 0; k < count; k++) {
+			struct elf_reloc *r = &target->relocs[target->reloc_count];
+			GElf_Rela ra;
+			GElf_Rel rl;
+
+			if (rela) {
+				if (!gelf_getrela(d, (int)k, &ra))
+					goto bad;
+			} else {
+				if (!gelf_getrel(d, (int)k, &rl))
+					goto bad;
+				ra.r_offset = rl.r_offset;
+				ra.r_info = rl.r_info;
+				ra.r_addend = 0;
+			}
+			r->offset = ra.r_offset;
+			r->symbol = GELF_R_SYM(ra.r_info);
+			r->type = GELF_R_TYPE(ra.r_info);
+			r->addend = ra.r_addend;
+			if (r->symbol >= obj->symbol_count) {
+				*why = xasprintf("relocation in '%s' names symbol %u of %zu",
+						 rs->name, r->symbol, obj->symbol_count);
+				return -1;
+			}
+			target->reloc_count++;
+		}
+	}
+	return 0;
+bad:
+	*why = libelf_failure("gelf_getrela");
+	return -1;
+}
+
+uint32_t elfobj_section_by_name(const struct elf_object *obj, const char *name)
+{
+	size_t i;
+
+	for (i = 1; i < obj->section_count; i++)
+		if (strcmp(obj->sections[i].name, name) == 0)
+			return i;
+	return 0;
+}
+
+void elfobj_close(struct elf_object *obj)
+{
+	size_t i;
+
+	if (obj->elf)
+		elf_end(obj->elf);
+	for (i = 0; i < obj->section_count; i++)
+		free(obj->sections[i].relocs);
+	free(obj->sections);
+	free(obj->symbols);
+	memset(obj, 0, sizeof(*obj));
+}

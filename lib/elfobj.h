@@ -1,0 +1,76 @@
+/* elfobj: libelf wrapped once into plain structs: an ELF file (relocatable
+   object or shared library) with its sections, symbols, relocations and
+   symbol versions.  Every libelf call is checked; failures come back as a
+   message naming the call, never as a crash. */
+#ifndef LINKOPT_ELFOBJ_H
+#define LINKOPT_ELFOBJ_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+struct elf_reloc {
+	uint64_t offset;
+	uint32_t symbol; /* index into the object's symbols */
+	uint32_t type;
+	int64_t addend;
+};
+
+struct elf_section {
+	const char *name;
+	uint32_t index, type, link, info;
+	uint64_t flags, size, addralign, offset;
+	uint32_t group;          /* index of the SHT_GROUP section holding it, or 0 */
+	uint32_t group_flags;    /* SHT_GROUP: its flag word (GRP_COMDAT) */
+	struct elf_reloc *relocs; /* relocations applying to this section, by offset */
+	size_t reloc_count;
+};
+
+struct elf_symbol {
+	const char *name;
+	uint64_t value, size;
+	uint32_t shndx;          /* section index, SHN_UNDEF, SHN_COMMON, SHN_ABS */
+	unsigned char bind, type, visibility;
+	const char *version;     /* symbol version name in a shared library, or NULL */
+	bool version_hidden;     /* non-default version (name@VER, not name@@VER) */
+};
+
+struct elf_object {
+	const char *name;        /* for messages: path or archive(member) */
+	void *elf;               /* Elf *, opaque outside elfobj.c */
+	int elf_class;           /* ELFCLASS32 or ELFCLASS64 */
+	uint16_t type, machine;  /* ET_REL / ET_DYN, EM_* */
+	struct elf_section *sections;
+	size_t section_count;
+	struct elf_symbol *symbols; /* .symtab, or .dynsym for a shared library */
+	size_t symbol_count;
+	size_t first_global;     /* index of the first non-local symbol */
+	const char *soname;
+	const unsigned char *image; /* the file's bytes */
+	size_t image_size;
+	bool relocs_loaded;
+};
+
+/* Target the link is for: the host's machine and class. */
+extern const uint16_t elfobj_host_machine;
+extern const int elfobj_host_class;
+
+/* Returns true if the bytes start with the ELF magic. */
+bool elfobj_is_elf(const void *data, size_t size);
+
+/* Reads an ELF relocatable object or shared library from memory (which must
+   outlive obj).  Returns 0, or -1 with *why set to a newly allocated message.
+   Refuses other machines and classes, executables, and LTO-only objects. */
+int elfobj_open(struct elf_object *obj, const char *name, void *data, size_t size, char **why);
+
+/* Reads the relocation sections into their target sections' relocs; returns
+   0, or -1 with *why set. */
+int elfobj_load_relocs(struct elf_object *obj, char **why);
+
+/* Index of the section named name, or 0. */
+uint32_t elfobj_section_by_name(const struct elf_object *obj, const char *name);
+
+/* Releases what elfobj_open and elfobj_load_relocs allocated. */
+void elfobj_close(struct elf_object *obj);
+
+#endif

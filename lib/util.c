@@ -1,0 +1,281 @@
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *progname = "linkopt";
+static char *stdout_temporary;
+
+static void vmessage(const char *prefix, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s: %s", progname, prefix);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void fatal(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage("", fmt, ap);
+	va_end(ap);
+	exit(EXIT_INPUT);
+}
+
+void error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage("", fmt, ap);
+	va_end(ap);
+}
+
+void warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		fatal("out of memory allocating %zu bytes", n);
+	return p;
+}
+
+void *xcalloc(size_t count, size_t size)
+{
+	void *p = calloc(count ? count : 1, size ? size : 1);
+
+	if (!p)
+		fatal("out of memory allocating %zu x %zu bytes", count, size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		fatal("out of memory allocating %zu bytes", n);
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		fatal("cannot format message: %s", strerror(errno));
+	s = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+void grow_array(void *array, size_t *capacity, size_t need, size_t elem)
+{
+	void **p = array;
+	size_t cap = *capacity;
+
+	if (need <= cap)
+		return;
+	if (cap < 8)
+		cap = 8;
+	while (cap < need)
+		cap *= 2;
+	*p = xrealloc(*p, cap * elem);
+	*capacity = cap;
+}
+
+uint64_t hash_string(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+static struct strmap_slot *strmap_find(const struct strmap *map, const char *key, uint64_t h)
+{
+	size_t mask = map->capacity - 1;
+	size_t i = h & mask;
+
+	for (;;) {
+		struct strmap_slot *slot = &map->slots[i];
+
+		if (!slot->key || (slot->hash == h && strcmp(slot->key, key) == 0))
+			return slot;
+		i = (i + 1) & mask;
+	}
+}
+
+void *strmap_get(const struct strmap *map, const char *key)
+{
+	struct strmap_slot *slot;
+
+	if (!map->capacity)
+		return NULL;
+	slot = strmap_find(map, key, hash_string(key));
+	return slot->key ? slot->value : NULL;
+}
+
+void **strmap_slot(struct strmap *map, const char *key)
+{
+	uint64_t h = hash_string(key);
+	struct strmap_slot *slot;
+
+	if ((map->count + 1) * 4 >= map->capacity * 3) {
+		struct strmap bigger = { 0 };
+		size_t i;
+
+		bigger.capacity = map->capacity ? map->capacity * 2 : 64;
+		bigger.slots = xcalloc(bigger.capacity, sizeof(*bigger.slots));
+		for (i = 0; i < map->capacity; i++) {
+			struct strmap_slot *old = &map->slots[i];
+
+			if (old->key)
+				*strmap_find(&bigger, old->key, old->hash) = *old;
+		}
+		bigger.count = map->count;
+		free(map->slots);
+		*map = bigger;
+	}
+	slot = strmap_find(map, key, h);
+	if (!slot->key) {
+		slot->key = key;
+		slot->hash = h;
+		slot->value = NULL;
+		map->count++;
+	}
+	return &slot->value;
+}
+
+void strmap_free(struct strmap *map)
+{
+	free(map->slots);
+	map->slots = NULL;
+	map->count = map->capacity = 0;
+}
+
+int write_file_atomic(const char *path, const void *data, size_t size)
+{
+	char *tmp = xasprintf("%s.tmpXXXXXX", path);
+	const char *p = data;
+	int fd, saved;
+
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		goto fail;
+	while (size > 0) {
+		ssize_t n = write(fd, p, size);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			goto fail_unlink;
+		}
+		p += n;
+		size -= (size_t)n;
+	}
+	if (fsync(fd) < 0 || close(fd) < 0) {
+		fd = -1;
+		goto fail_unlink;
+	}
+	fd = -1;
+	if (rename(tmp, path) < 0)
+		goto fail_unlink;
+	free(tmp);
+	return 0;
+fail_unlink:
+	saved = errno;
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	errno = saved;
+fail:
+	saved = errno;
+	free(tmp);
+	errno = saved;
+	return -1;
+}
+
+void stdout_close_or_die(void)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		if (stdout_temporary)
+			unlink(stdout_temporary);
+		fatal("standard output: write failed: %s", strerror(errno ? errno : EIO));
+	}
+}
+
+
+bool stdout_to_temporary(const char *path)
+{
+	int fd;
+
+	free(stdout_temporary);
+	stdout_temporary = xasprintf("%s.tmpXXXXXX", path);
+	fd = mkstemp(stdout_temporary);
+	if (fd < 0)
+		return false;
+	fflush(stdout);
+	if (dup2(fd, STDOUT_FILENO) < 0) {
+		int saved = errno;
+
+		close(fd);
+		unlink(stdout_temporary);
+		errno = saved;
+		return false;
+	}
+	close(fd);
+	return true;
+}
+
+int stdout_commit(const char *path)
+{
+	int saved;
+
+	if (fflush(stdout) == 0 && !ferror(stdout) && fsync(STDOUT_FILENO) == 0 &&
+	    rename(stdout_temporary, path) == 0)
+		return 0;
+	saved = errno;
+	unlink(stdout_temporary);
+	errno = saved;
+	return -1;
+}

@@ -1,0 +1,70 @@
+/* util: messages, checked allocation, a string-keyed hash table. */
+#ifndef LINKOPT_UTIL_H
+#define LINKOPT_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#define LINKOPT_VERSION "0.1"
+
+/* Exit statuses shared by every tool. */
+enum {
+	EXIT_OK = 0,
+	EXIT_INPUT = 1, /* a finding, or a failure on input */
+	EXIT_USAGE = 2,
+};
+
+/* Name used as the prefix of every message; set once from main. */
+extern const char *progname;
+
+/* Prints "prog: msg" to stderr and exits with EXIT_INPUT. */
+void fatal(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+/* Prints "prog: msg" to stderr. */
+void error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints "prog: warning: msg" to stderr. */
+void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Allocation that never returns NULL: dies with a message instead. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+/* Returns a newly allocated formatted string. */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Grows *array (of *capacity elements of size elem) to hold at least need. */
+void grow_array(void *array, size_t *capacity, size_t need, size_t elem);
+#define ARRAY_PUSH(arr, len, cap) \
+	(grow_array(&(arr), &(cap), (len) + 1, sizeof(*(arr))), &(arr)[(len)++])
+
+/* FNV-1a hash of a NUL-terminated string. */
+uint64_t hash_string(const char *s);
+
+/* A string-keyed hash table of pointers; keys are not copied. */
+struct strmap {
+	struct strmap_slot { const char *key; void *value; uint64_t hash; } *slots;
+	size_t count, capacity;
+};
+/* Returns the value for key, or NULL. */
+void *strmap_get(const struct strmap *map, const char *key);
+/* Returns the address of key's value slot, inserting a NULL value if absent. */
+void **strmap_slot(struct strmap *map, const char *key);
+/* Frees the table, not the keys or values. */
+void strmap_free(struct strmap *map);
+
+/* Writes a whole file to path through a temporary file and rename, so a
+   reader never sees a partial file; returns 0, or -1 with errno set. */
+int write_file_atomic(const char *path, const void *data, size_t size);
+
+/* Sends stdout to a new temporary file beside path; false with errno set. */
+bool stdout_to_temporary(const char *path);
+/* Completes stdout_to_temporary: flushes and renames the temporary onto
+   path; -1 with errno set (and the temporary removed) on failure. */
+int stdout_commit(const char *path);
+
+/* Flushes stdout and dies if anything written to it failed. */
+void stdout_close_or_die(void);
+
+#endif
