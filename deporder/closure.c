@@ -45,9 +45,11 @@ static void add_reference(struct link *link, const char *name, bool weak, struct
 	if (s->state == SYM_NEW)
 		became_undefined(link, s, weak ? SYM_UNDEFWEAK : SYM_UNDEFINED, referrer);
 	else if (s->state == SYM_UNDEFWEAK && !weak) {
+		/* bfd's UND action: the strong reference becomes the one that
+		   names the symbol, and it joins the undefined list again. */
 		s->state = SYM_UNDEFINED;
-		if (!s->first_reference)
-			s->first_reference = referrer;
+		s->first_reference = referrer;
+		link->undefs++;
 	}
 	if (dynamic)
 		s->referenced_dynamic = true;
@@ -305,7 +307,8 @@ static struct unit *member_unit(struct link *link, struct input *in, size_t m)
 	if (in->members[m])
 		return in->members[m];
 	u = xcalloc(1, sizeof(*u));
-	u->name = xasprintf("%s(%s)", in->path, am->name);
+	/* ld names a thin archive's member by its own path, as its map shows. */
+	u->name = ar->thin ? archive_member_path(ar, am) : xasprintf("%s(%s)", in->path, am->name);
 	u->input = in;
 	u->member = m;
 	u->is_member = true;

@@ -344,7 +344,9 @@ static struct strmap script_symbols;
    default script, and the ones it always creates. */
 static const char *const builtin_symbols[] = {
 	"_GLOBAL_OFFSET_TABLE_", "_DYNAMIC", "__ehdr_start", "_PROCEDURE_LINKAGE_TABLE_",
-	"__GNU_EH_FRAME_HDR", "_TLS_MODULE_BASE_", "__executable_start", NULL,
+	"__GNU_EH_FRAME_HDR", "_TLS_MODULE_BASE_", "__executable_start",
+	/* x86-64 ld relaxes TLS calls to it away in a static link. */
+	"__tls_get_addr", NULL,
 };
 
 static void load_default_script(void)

@@ -16,7 +16,8 @@ bool sections_is_unit(const struct unit *u, uint32_t i)
 {
 	const struct elf_section *s = &u->elf.sections[i];
 
-	return i > 0 && i < u->elf.section_count && (s->flags & SHF_ALLOC) && s->type != SHT_GROUP &&
+	/* ld drops empty sections silently; they are no unit of an order. */
+	return i > 0 && i < u->elf.section_count && (s->flags & SHF_ALLOC) && s->type != SHT_GROUP && s->size > 0 &&
 	       !u->section_discarded[i];
 }
 

@@ -73,7 +73,8 @@ static bool parse_index(struct archive *ar, const unsigned char *p, size_t size,
 
 		if (names >= end || !(nul = memchr(names, '\0', end - names)))
 			goto bad;
-		m = bsearch(&off, ar->members, ar->member_count, sizeof(*m), compare_offset);
+		m = ar->member_count ? bsearch(&off, ar->members, ar->member_count, sizeof(*m), compare_offset)
+				     : NULL;
 		if (!m) {
 			*why = xasprintf("symbol index names offset %llu, which is no member",
 					 (unsigned long long)off);

@@ -279,3 +279,20 @@ int stdout_commit(const char *path)
 	errno = saved;
 	return -1;
 }
+
+#ifdef __SANITIZE_ADDRESS__
+/* The tools are short-lived and leave their tables to exit(); leaks are no
+   finding in the sanitizer build, memory errors are, with a status (99) that
+   no tool uses, so that a test cannot mistake one for an input error. */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+	return "detect_leaks=0:exitcode=99";
+}
+
+const char *__ubsan_default_options(void);
+const char *__ubsan_default_options(void)
+{
+	return "exitcode=99:print_stacktrace=1";
+}
+#endif
