@@ -112,10 +112,13 @@ bool inputs_quiet;
 
 static struct strmap warned_options;
 
-static void warn_skipped(const char *arg)
+/* value: the option's separate or attached value, for -z, whose keywords
+   are options of their own (-z relro, -z now). */
+static void warn_skipped(const char *arg, const char *value)
 {
 	const char *eq = strchr(arg, '=');
-	char *name = eq ? xstrndup(arg, eq - arg) : xstrdup(arg);
+	char *name = value && (!strcmp(arg, "-z") || !strncmp(arg, "-z", 2)) ? xasprintf("-z %s", value)
+		   : eq ? xstrndup(arg, eq - arg) : xstrdup(arg);
 	void **slot = strmap_slot(&warned_options, name);
 
 	if (*slot) {
@@ -308,7 +311,7 @@ static int parse_args(struct link_options *opt, char **argv, int argc, struct in
 			     arg, value && !strchr(arg, '=') && arg[2] == '\0' ? " " : "",
 			     value && !strchr(arg, '=') && arg[2] == '\0' ? value : "");
 		} else {
-			warn_skipped(arg);
+			warn_skipped(arg, value);
 		}
 		free(owned_name);
 	}

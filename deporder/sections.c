@@ -35,6 +35,22 @@ static bool section_is_root(const struct unit *u, uint32_t i)
 	       !strncmp(n, ".fini_array", 11) || !strncmp(n, ".ctors", 6) || !strncmp(n, ".dtors", 6);
 }
 
+/* ld keeps every non-allocated section, and follows the relocations of
+   those that are not debugging information (.note.stapsdt keeps
+   .stapsdt.base, for instance). */
+static bool is_kept_metadata(const struct unit *u, uint32_t i)
+{
+	const struct elf_section *s = &u->elf.sections[i];
+
+	if ((s->flags & SHF_ALLOC) || u->section_discarded[i] || !s->reloc_count)
+		return false;
+	if (s->type != SHT_PROGBITS && s->type != SHT_NOTE)
+		return false;
+	return strncmp(s->name, ".debug", 6) && strncmp(s->name, ".zdebug", 7) &&
+	       strncmp(s->name, ".gnu.debuglto", 13) && strncmp(s->name, ".stab", 5) &&
+	       strncmp(s->name, ".line", 5) && strcmp(s->name, ".comment");
+}
+
 static bool is_c_identifier(const char *s)
 {
 	if (!*s || !(isalpha((unsigned char)*s) || *s == '_'))
@@ -279,7 +295,7 @@ void sections_mark(struct link *link)
 		struct unit *u = link->units[i];
 
 		for (k = 1; k < u->elf.section_count; k++)
-			if (sections_is_unit(u, k) && section_is_root(u, k))
+			if ((sections_is_unit(u, k) && section_is_root(u, k)) || is_kept_metadata(u, k))
 				mark(&m, u, k);
 	}
 	do {

@@ -255,6 +255,18 @@ int elfobj_open(struct elf_object *obj, const char *name, void *data, size_t siz
 				: "not a relocatable object or shared library");
 		goto fail;
 	}
+	/* libelf reads a cut section header table as no sections at all. */
+	if (eh.e_shoff > size || (eh.e_shnum && eh.e_shentsize < gelf_fsize(elf, ELF_T_SHDR, 1, EV_CURRENT)) ||
+	    (uint64_t)eh.e_shnum * eh.e_shentsize > size - eh.e_shoff) {
+		*why = xstrdup("truncated: the section header table extends past the end of the file");
+		goto fail;
+	}
+	if (eh.e_shoff == 0 || eh.e_shnum == 0) {
+		if (eh.e_shoff == 0 || eh.e_shentsize == 0) {
+			*why = xstrdup("malformed: no section header table");
+			goto fail;
+		}
+	}
 	if (elf_getshdrnum(elf, &shnum) != 0) {
 		*why = libelf_failure("elf_getshdrnum");
 		goto fail;
