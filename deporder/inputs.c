@@ -487,7 +487,7 @@ static int map_file(const char *path, void **map, size_t *size, char **why)
 		return -1;
 	}
 	if (st.st_size == 0) {
-		*why = xstrdup("file is empty");
+		*why = xstrdup("file format not recognized: the file is empty");
 		close(fd);
 		return -1;
 	}
@@ -599,7 +599,7 @@ static bool script_parse(struct input *in, struct link_options *opt, char **why)
 	r.p = in->map;
 	r.end = r.p + in->map_size;
 	if (memchr(in->map, '\0', in->map_size)) {
-		*why = xstrdup("not an ELF file, archive or linker script");
+		*why = xstrdup("file format not recognized: neither ELF, an archive nor a linker script");
 		return false;
 	}
 	while (script_token(&r)) {
@@ -641,7 +641,7 @@ static bool script_parse(struct input *in, struct link_options *opt, char **why)
 			}
 			any = true;
 		} else if (!any) {
-			*why = xstrdup("not an ELF file, archive or linker script");
+			*why = xstrdup("file format not recognized: neither ELF, an archive nor a linker script");
 			return false;
 		} else {
 			*why = xasprintf("linker script: '%s' is not supported in an input script", r.token);
@@ -649,11 +649,29 @@ static bool script_parse(struct input *in, struct link_options *opt, char **why)
 		}
 	}
 	if (!any) {
-		*why = xstrdup("not an ELF file, archive or linker script");
+		*why = xstrdup("file format not recognized: neither ELF, an archive nor a linker script");
 		return false;
 	}
 	in->kind = INPUT_SCRIPT;
 	return true;
+}
+
+/* ld skips an archive member that is no object unless it must load it;
+   say so once per member, since it is most likely a packaging mistake. */
+static void warn_foreign_members(const struct input *in)
+{
+	const struct archive *ar = in->archive;
+	size_t i;
+
+	if (ar->thin)
+		return;
+	for (i = 0; i < ar->member_count; i++) {
+		const struct archive_member *m = &ar->members[i];
+
+		if (!elfobj_is_elf(m->data, m->size) && !(in->whole_archive))
+			warn("%s(%s): archive member is not an ELF object; ignored, as ld ignores it",
+			     in->path, m->name);
+	}
 }
 
 static int open_one(struct input *in, struct link_options *opt)
@@ -707,11 +725,12 @@ static int open_one(struct input *in, struct link_options *opt)
 		if (!in->archive)
 			goto fail;
 		if (!in->archive->has_index && !in->whole_archive && in->archive->member_count > 0) {
-			why = xstrdup("archive has no symbol index; run ranlib to add one");
+			why = xstrdup("cannot search archive: it has no symbol index; run ranlib to add one");
 			goto fail;
 		}
 		in->kind = INPUT_ARCHIVE;
 		in->members = xcalloc(in->archive->member_count, sizeof(*in->members));
+		warn_foreign_members(in);
 		return 0;
 	}
 	if (script_parse(in, opt, &why))

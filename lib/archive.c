@@ -76,7 +76,7 @@ static bool parse_index(struct archive *ar, const unsigned char *p, size_t size,
 		m = ar->member_count ? bsearch(&off, ar->members, ar->member_count, sizeof(*m), compare_offset)
 				     : NULL;
 		if (!m) {
-			*why = xasprintf("symbol index names offset %llu, which is no member",
+			*why = xasprintf("cannot read archive: symbol index names offset %llu, which is no member",
 					 (unsigned long long)off);
 			return false;
 		}
@@ -88,7 +88,7 @@ static bool parse_index(struct archive *ar, const unsigned char *p, size_t size,
 	ar->has_index = true;
 	return true;
 bad:
-	*why = xstrdup("symbol index is truncated");
+	*why = xstrdup("cannot read archive: symbol index is truncated");
 	return false;
 }
 
@@ -103,7 +103,7 @@ struct archive *archive_parse(const char *path, const unsigned char *data, size_
 	*why = NULL;
 	ar->path = xstrdup(path);
 	if (!archive_is(data, size)) {
-		*why = xstrdup("not an ar archive");
+		*why = xstrdup("cannot read archive: no ar magic");
 		goto fail;
 	}
 	ar->thin = memcmp(data, AR_THIN_MAGIC, AR_MAGIC_LEN) == 0;
@@ -118,18 +118,18 @@ struct archive *archive_parse(const char *path, const unsigned char *data, size_
 			continue;
 		}
 		if (size - pos < AR_HEADER_LEN) {
-			*why = xasprintf("truncated member header at offset %llu", (unsigned long long)pos);
+			*why = xasprintf("cannot read archive: truncated member header at offset %llu", (unsigned long long)pos);
 			goto fail;
 		}
 		if (h[58] != '`' || h[59] != '\n' || !parse_decimal(h + 48, 10, &member_size)) {
-			*why = xasprintf("malformed member header at offset %llu", (unsigned long long)pos);
+			*why = xasprintf("cannot read archive: malformed member header at offset %llu", (unsigned long long)pos);
 			goto fail;
 		}
 		body = h + AR_HEADER_LEN;
 		special = h[0] == '/' && (h[1] == ' ' || h[1] == '/' || memcmp(h, "/SYM64/ ", 8) == 0);
 		/* A thin archive stores only its index and long names inline. */
 		if ((!ar->thin || special) && member_size > size - pos - AR_HEADER_LEN) {
-			*why = xasprintf("member at offset %llu extends past the end of the file",
+			*why = xasprintf("cannot read archive: member at offset %llu extends past the end of the file",
 					 (unsigned long long)pos);
 			goto fail;
 		}
@@ -152,7 +152,7 @@ struct archive *archive_parse(const char *path, const unsigned char *data, size_
 				const unsigned char *n, *e;
 
 				if (!parse_decimal(h + 1, 15, &off) || !longnames || off >= longnames_size) {
-					*why = xasprintf("member at offset %llu has a bad long-name reference",
+					*why = xasprintf("cannot read archive: member at offset %llu has a bad long-name reference",
 							 (unsigned long long)pos);
 					goto fail;
 				}

@@ -28,7 +28,7 @@ bool elfobj_is_elf(const void *data, size_t size)
 
 static char *libelf_failure(const char *call)
 {
-	return xasprintf("%s failed: %s", call, elf_errmsg(-1));
+	return xasprintf("cannot read ELF: %s failed: %s", call, elf_errmsg(-1));
 }
 
 static const char *machine_name(unsigned machine)
@@ -181,7 +181,7 @@ static int read_symbols(struct elf_object *obj, Elf *elf, uint32_t symtab, char 
 		}
 		name = elf_strptr(elf, s->link, gs.st_name);
 		if (!name) {
-			*why = xasprintf("symbol %zu has a bad name offset", i);
+			*why = xasprintf("cannot read ELF: symbol %zu has a bad name offset", i);
 			return -1;
 		}
 		sym->name = name;
@@ -192,7 +192,7 @@ static int read_symbols(struct elf_object *obj, Elf *elf, uint32_t symtab, char 
 		sym->type = GELF_ST_TYPE(gs.st_info);
 		sym->visibility = GELF_ST_VISIBILITY(gs.st_other);
 		if (sym->shndx != SHN_UNDEF && sym->shndx < SHN_LORESERVE && sym->shndx >= obj->section_count) {
-			*why = xasprintf("symbol '%s' names section %u of %zu", name, sym->shndx, obj->section_count);
+			*why = xasprintf("cannot read ELF: symbol '%s' names section %u of %zu", name, sym->shndx, obj->section_count);
 			return -1;
 		}
 	}
@@ -230,7 +230,7 @@ int elfobj_open(struct elf_object *obj, const char *name, void *data, size_t siz
 	obj->image = data;
 	obj->image_size = size;
 	if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
-		*why = xasprintf("not a valid ELF file (%s)", elf_errmsg(-1));
+		*why = xasprintf("cannot read ELF: not a valid ELF file (%s)", elf_errmsg(-1));
 		goto fail;
 	}
 	obj->elf_class = gelf_getclass(elf);
@@ -239,31 +239,31 @@ int elfobj_open(struct elf_object *obj, const char *name, void *data, size_t siz
 	if (obj->elf_class != elfobj_host_class || obj->machine != elfobj_host_machine) {
 		mname = machine_name(obj->machine);
 		if (mname)
-			*why = xasprintf("ELF file for %s (%d-bit), not for this %s-bit %s link",
+			*why = xasprintf("wrong target: ELF file for %s (%d-bit), not for this %s-bit %s link",
 					 mname, obj->elf_class == ELFCLASS32 ? 32 : 64,
 					 elfobj_host_class == ELFCLASS32 ? "32" : "64",
 					 machine_name(elfobj_host_machine));
 		else
-			*why = xasprintf("ELF file for machine %u (%d-bit), not for this %s-bit %s link",
+			*why = xasprintf("wrong target: ELF file for machine %u (%d-bit), not for this %s-bit %s link",
 					 obj->machine, obj->elf_class == ELFCLASS32 ? 32 : 64,
 					 elfobj_host_class == ELFCLASS32 ? "32" : "64",
 					 machine_name(elfobj_host_machine));
 		goto fail;
 	}
 	if (eh.e_type != ET_REL && eh.e_type != ET_DYN) {
-		*why = xstrdup(eh.e_type == ET_EXEC ? "is an executable, not an object or shared library"
-				: "not a relocatable object or shared library");
+		*why = xstrdup(eh.e_type == ET_EXEC ? "cannot link: it is an executable, not an object or shared library"
+				: "cannot link: not a relocatable object or shared library");
 		goto fail;
 	}
 	/* libelf reads a cut section header table as no sections at all. */
 	if (eh.e_shoff > size || (eh.e_shnum && eh.e_shentsize < gelf_fsize(elf, ELF_T_SHDR, 1, EV_CURRENT)) ||
 	    (uint64_t)eh.e_shnum * eh.e_shentsize > size - eh.e_shoff) {
-		*why = xstrdup("truncated: the section header table extends past the end of the file");
+		*why = xstrdup("cannot read ELF: the section header table extends past the end of the file (truncated?)");
 		goto fail;
 	}
 	if (eh.e_shoff == 0 || eh.e_shnum == 0) {
 		if (eh.e_shoff == 0 || eh.e_shentsize == 0) {
-			*why = xstrdup("malformed: no section header table");
+			*why = xstrdup("cannot read ELF: no section header table");
 			goto fail;
 		}
 	}
@@ -288,7 +288,7 @@ int elfobj_open(struct elf_object *obj, const char *name, void *data, size_t siz
 		}
 		s->name = elf_strptr(elf, shstrndx, sh.sh_name);
 		if (!s->name) {
-			*why = xasprintf("section %zu has a bad name offset", i);
+			*why = xasprintf("cannot read ELF: section %zu has a bad name offset", i);
 			goto fail;
 		}
 		s->index = i;
@@ -301,7 +301,7 @@ int elfobj_open(struct elf_object *obj, const char *name, void *data, size_t siz
 		s->info = sh.sh_info;
 		if (sh.sh_type != SHT_NOBITS && sh.sh_type != SHT_NULL &&
 		    (sh.sh_offset > size || sh.sh_size > size - sh.sh_offset)) {
-			*why = xasprintf("section '%s' extends past the end of the file (truncated?)", s->name);
+			*why = xasprintf("cannot read ELF: section '%s' extends past the end of the file (truncated?)", s->name);
 			goto fail;
 		}
 		if ((eh.e_type == ET_REL && sh.sh_type == SHT_SYMTAB) ||
@@ -317,7 +317,7 @@ int elfobj_open(struct elf_object *obj, const char *name, void *data, size_t siz
 			continue;
 		d = elf_getdata(elf_getscn(elf, i), NULL);
 		if (!d || d->d_size < 4) {
-			*why = xasprintf("group section '%s' is unreadable", s->name);
+			*why = xasprintf("cannot read ELF: group section '%s' is unreadable", s->name);
 			goto fail;
 		}
 		n = d->d_size / 4;
@@ -327,7 +327,7 @@ int elfobj_open(struct elf_object *obj, const char *name, void *data, size_t siz
 
 			memcpy(&member, (char *)d->d_buf + 4 * k, 4);
 			if (member == 0 || member >= shnum) {
-				*why = xasprintf("group section '%s' names section %u of %zu", s->name, member, shnum);
+				*why = xasprintf("cannot read ELF: group section '%s' names section %u of %zu", s->name, member, shnum);
 				goto fail;
 			}
 			obj->sections[member].group = i;
@@ -335,7 +335,7 @@ int elfobj_open(struct elf_object *obj, const char *name, void *data, size_t siz
 	}
 	if (symtab) {
 		if (obj->sections[symtab].link >= shnum) {
-			*why = xstrdup("symbol table links to a missing string table");
+			*why = xstrdup("cannot read ELF: the symbol table links to a missing string table");
 			goto fail;
 		}
 		if (read_symbols(obj, elf, symtab, why) < 0)
@@ -344,8 +344,8 @@ int elfobj_open(struct elf_object *obj, const char *name, void *data, size_t siz
 	if (eh.e_type == ET_REL) {
 		for (i = obj->first_global; i < obj->symbol_count; i++) {
 			if (strcmp(obj->symbols[i].name, "__gnu_lto_slim") == 0) {
-				*why = xstrdup("is an LTO-only object (GIMPLE bytecode, no machine code): "
-					       "it cannot be ordered; rebuild it with -ffat-lto-objects");
+				*why = xstrdup("cannot order: LTO-only object (GIMPLE bytecode, no machine code); "
+					       "rebuild it with -ffat-lto-objects");
 				goto fail;
 			}
 		}
@@ -421,7 +421,7 @@ int elfobj_load_relocs(struct elf_object *obj, char **why)
 			r->type = GELF_R_TYPE(ra.r_info);
 			r->addend = ra.r_addend;
 			if (r->symbol >= obj->symbol_count) {
-				*why = xasprintf("relocation in '%s' names symbol %u of %zu",
+				*why = xasprintf("cannot read ELF: a relocation in '%s' names symbol %u of %zu",
 						 rs->name, r->symbol, obj->symbol_count);
 				return -1;
 			}
