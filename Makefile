@@ -18,9 +18,16 @@ endif
 LIB_OBJS = lib/util.o lib/archive.o lib/elfobj.o
 DEPORDER_OBJS = deporder/main.o deporder/inputs.o deporder/closure.o \
 	deporder/sections.o deporder/order.o deporder/ccdriver.o
+# Each tool folder may add a build.mk that appends to these and adds its
+# own rules, with install:: and clean:: for its files.
 PROGS = deporder/deporder
+BIN_PROGS = deporder/deporder
+MAN1 = deporder/deporder.1
+OBJS = $(LIB_OBJS) $(DEPORDER_OBJS)
 
-all: $(PROGS)
+all: build
+-include $(sort $(wildcard */build.mk))
+build: $(PROGS)
 
 # Rebuild everything when the compiler or the flags change (SAN=1 and back).
 .flags: FORCE
@@ -36,7 +43,7 @@ all: $(PROGS)
 deporder/deporder: $(DEPORDER_OBJS) $(LIB_OBJS)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS_ELF)
 
--include $(LIB_OBJS:.o=.d) $(DEPORDER_OBJS:.o=.d)
+-include $(OBJS:.o=.d)
 
 check: all
 	TOP='$(CURDIR)' tests/run $(TESTS)
@@ -47,12 +54,12 @@ demo: all
 bench-deporder: all
 	TOP='$(CURDIR)' bench/deporder/run
 
-install: all
+install:: all
 	install -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(PREFIX)/share/man/man1'
-	install -m 755 deporder/deporder '$(DESTDIR)$(BINDIR)/deporder'
-	install -m 644 deporder/deporder.1 '$(DESTDIR)$(PREFIX)/share/man/man1/deporder.1'
+	install -m 755 $(BIN_PROGS) '$(DESTDIR)$(BINDIR)/'
+	install -m 644 $(MAN1) '$(DESTDIR)$(PREFIX)/share/man/man1/'
 
-clean:
-	rm -f $(PROGS) lib/*.o lib/*.d deporder/*.o deporder/*.d .flags .deps-ok
+clean::
+	rm -f $(PROGS) $(OBJS) $(OBJS:.o=.d) .flags .deps-ok
 
-.PHONY: all check demo bench-deporder install clean FORCE
+.PHONY: all build check demo bench-deporder install clean FORCE
