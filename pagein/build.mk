@@ -1,0 +1,43 @@
+# pagein: the valgrind tool (built out of tree against the valgrind
+# package's headers and static libraries), its launcher and report.
+VG_INCLUDE ?= /usr/include/valgrind
+VG_LIBDIR ?= /usr/lib/x86_64-linux-gnu/valgrind
+VG_LIBEXEC ?= /usr/libexec/valgrind
+VG_PLATFORM = amd64-linux
+VG_ARCH_DEFS = -DVGA_amd64=1 -DVGO_linux=1 -DVGP_amd64_linux=1 -DVGPV_amd64_linux_vanilla=1
+# Valgrind tools run without libc, sanitizers or stack protection.
+PAGEIN_TOOL_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Wno-sign-compare -Wno-unused-parameter \
+	-fno-strict-aliasing -fno-builtin -fno-stack-protector -fno-pie -fomit-frame-pointer \
+	-I$(VG_INCLUDE) $(VG_ARCH_DEFS)
+PAGEIN_TOOL = pagein/pagein-$(VG_PLATFORM)
+
+PROGS += $(PAGEIN_TOOL) pagein/vglib/.stamp pagein/pagein-report
+BIN_PROGS += pagein/pagein pagein/pagein-report
+MAN1 += pagein/pagein.1
+OBJS += pagein/report.o
+
+pagein/pg_main.o: pagein/pg_main.c .deps-ok
+	$(CC) $(PAGEIN_TOOL_CFLAGS) -c -o $@ $<
+
+$(PAGEIN_TOOL): pagein/pg_main.o
+	$(CC) -o $@ $< -static -nodefaultlibs -nostartfiles -u _start -Wl,--build-id=none \
+		-Wl,-Ttext-segment=0x58000000 $(VG_LIBDIR)/libcoregrind-$(VG_PLATFORM).a \
+		$(VG_LIBDIR)/libvex-$(VG_PLATFORM).a -lgcc $(VG_LIBDIR)/libgcc-sup-$(VG_PLATFORM).a
+
+# A folder that valgrind can use as VALGRIND_LIB: the stock files and the
+# tool, so that pagein runs from the build tree without installing anything.
+pagein/vglib/.stamp: $(PAGEIN_TOOL)
+	rm -rf pagein/vglib && mkdir -p pagein/vglib
+	for f in $(VG_LIBEXEC)/*; do ln -s "$$f" pagein/vglib/; done
+	ln -sf ../pagein-$(VG_PLATFORM) pagein/vglib/pagein-$(VG_PLATFORM)
+	touch $@
+
+pagein/pagein-report: pagein/report.o $(LIB_OBJS)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS_ELF)
+
+install::
+	install -d '$(DESTDIR)$(VG_LIBEXEC)'
+	install -m 755 $(PAGEIN_TOOL) '$(DESTDIR)$(VG_LIBEXEC)/'
+
+clean::
+	rm -rf pagein/pg_main.o $(PAGEIN_TOOL) pagein/vglib pagein/pagein-report

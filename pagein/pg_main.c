@@ -1,0 +1,786 @@
+/* pagein: a valgrind tool that records, in order, the first touch of every
+   code and data page (and, with --granularity=function, the first execution
+   of every function) of a program, after the tool Ulrich Drepper describes
+   in "What every programmer should know about memory", section 7.5.
+
+   Output: one file per process, pagein.<pid> by default (--out-file, %p is
+   the pid).  Lines starting with '#' are the header and the object table:
+
+     # pagein 1 (linkopt VERSION)
+     # command: PROGRAM ARGS...
+     # pid: PID
+     # page-size: N
+     # time: guest instructions executed since the first record (valgrind
+     #   has no cycle counter)
+     # columns: SEQ ADDRESS KIND TIME IP: SYMBOL (in OBJECT)
+     # object PATH build-id HEX|none base 0xBASE
+     # segment PATH 0xSTART-0xEND PERMS offset 0xOFFSET
+
+   An object line and its segment lines (from the file's PT_LOAD program
+   headers, so .bss is included) appear when the object is first mapped,
+   before any record that falls into it.  Each record is
+
+      SEQ 0xPAGE KIND TIME 0xIP: FUNCTION (in OBJECT)
+
+   KIND is C (code page first executed), D (data page of a mapped object
+   first read or written), H (heap: the brk area), S (a thread's stack),
+   A (other anonymous memory), or F (function first executed; ADDRESS is the
+   function's entry, not a page).  IP is the instruction that touched it.
+   Code and data pages are tracked apart: a page may be reported as C and
+   as D.  Pages of valgrind's own preload objects are not reported; the
+   stack under valgrind is not where it is natively, so S pages say nothing
+   about a native run's stack addresses. */
+
+#include "pub_tool_basics.h"
+#include "pub_tool_aspacemgr.h"
+#include "pub_tool_clientstate.h"
+#include "pub_tool_debuginfo.h"
+#include "pub_tool_hashtable.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "pub_tool_seqmatch.h"
+#include "pub_tool_threadstate.h"
+#include "pub_tool_tooliface.h"
+#include "pub_tool_xarray.h"
+
+#include <elf.h>
+
+#define PG_VERSION "0.1"
+
+/*------------------------------------------------------------*/
+/*--- Options                                              ---*/
+/*------------------------------------------------------------*/
+
+static const HChar *clo_out_file = "pagein.%p";
+static Bool clo_code = True;
+static Bool clo_data = True;
+static Long clo_page_size = 4096;
+static const HChar *clo_objects = NULL;
+static Bool clo_functions = False;
+
+static UInt page_shift = 12;
+
+static Bool pg_process_cmd_line_option(const HChar *arg)
+{
+	const HChar *granularity = NULL;
+
+	if VG_STR_CLO(arg, "--out-file", clo_out_file) {}
+	else if VG_BOOL_CLO(arg, "--code", clo_code) {}
+	else if VG_BOOL_CLO(arg, "--data", clo_data) {}
+	else if VG_INT_CLO(arg, "--page-size", clo_page_size) {}
+	else if VG_STR_CLO(arg, "--objects", clo_objects) {}
+	else if VG_STR_CLO(arg, "--granularity", granularity) {
+		if (VG_(strcmp)(granularity, "page") == 0)
+			clo_functions = False;
+		else if (VG_(strcmp)(granularity, "function") == 0)
+			clo_functions = True;
+		else
+			VG_(fmsg_bad_option)(arg, "expected page or function\n");
+	}
+	else
+		return False;
+	return True;
+}
+
+static void pg_print_usage(void)
+{
+	VG_(printf)(
+"    --out-file=FILE           write the trace to FILE; %%p is the pid [pagein.%%p]\n"
+"    --code=yes|no             record code pages [yes]\n"
+"    --data=yes|no             record data pages [yes]\n"
+"    --page-size=N             page size, a power of two [4096]\n"
+"    --objects=GLOB            record only pages of objects whose path matches\n"
+"    --granularity=page|function  function: also record the first execution\n"
+"                              of every function [page]\n");
+}
+
+static void pg_print_debug_usage(void)
+{
+	VG_(printf)("    (none)\n");
+}
+
+/*------------------------------------------------------------*/
+/*--- Output                                               ---*/
+/*------------------------------------------------------------*/
+
+static HChar *out_path;         /* final name */
+static HChar *out_temporary;    /* written here, renamed at the end */
+static Int out_fd = -1;
+static HChar out_buffer[65536];
+static Int out_used;
+static Bool out_failed;
+
+static void out_flush(void)
+{
+	Int done = 0;
+
+	while (out_fd >= 0 && done < out_used) {
+		Int n = VG_(write)(out_fd, out_buffer + done, out_used - done);
+
+		if (n <= 0) {
+			if (!out_failed)
+				VG_(umsg)("pagein: %s: write failed; the trace is incomplete\n", out_temporary);
+			out_failed = True;
+			break;
+		}
+		done += n;
+	}
+	out_used = 0;
+}
+
+/* Appends one whole line; flushes only at line boundaries, so a process
+   killed outright leaves complete lines only. */
+static void out_line(const HChar *line)
+{
+	Int len = VG_(strlen)(line);
+
+	if (out_used + len + 1 > (Int)sizeof(out_buffer))
+		out_flush();
+	if (len + 1 > (Int)sizeof(out_buffer))
+		len = sizeof(out_buffer) - 2;
+	VG_(memcpy)(out_buffer + out_used, line, len);
+	out_used += len;
+	out_buffer[out_used++] = '\n';
+}
+
+static void out_open(void)
+{
+	HChar line[4096];
+	Int i, n;
+	XArray *args = VG_(args_for_client);
+
+	out_path = VG_(expand_file_name)("--out-file", clo_out_file);
+	out_temporary = VG_(malloc)("pg.out", VG_(strlen)(out_path) + 8);
+	VG_(sprintf)(out_temporary, "%s.tmp", out_path);
+	out_fd = VG_(fd_open)(out_temporary, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY, 0644);
+	if (out_fd < 0) {
+		VG_(fmsg)("pagein: %s: cannot create the trace file: check that its folder exists "
+			  "and is writable\n", out_temporary);
+		VG_(exit)(1);
+	}
+	out_line("# pagein 1 (linkopt " PG_VERSION ")");
+	n = VG_(snprintf)(line, sizeof(line), "# command: %s", VG_(args_the_exename));
+	for (i = 0; args && i < VG_(sizeXA)(args) && n < (Int)sizeof(line) - 2; i++)
+		n += VG_(snprintf)(line + n, sizeof(line) - n, " %s", *(HChar **)VG_(indexXA)(args, i));
+	out_line(line);
+	VG_(sprintf)(line, "# pid: %d", VG_(getpid)());
+	out_line(line);
+	VG_(sprintf)(line, "# page-size: %lld", clo_page_size);
+	out_line(line);
+	out_line("# time: guest instructions executed since the first record "
+		 "(valgrind has no cycle counter)");
+	out_line("# columns: SEQ ADDRESS KIND TIME IP: SYMBOL (in OBJECT)");
+	out_line("# kinds: C code page, D data page of an object, H heap, S stack, "
+		 "A other anonymous memory, F function first executed (ADDRESS is its entry)");
+}
+
+static void out_close(void)
+{
+	out_flush();
+	if (out_fd < 0)
+		return;
+	VG_(close)(out_fd);
+	out_fd = -1;
+	if (VG_(rename)(out_temporary, out_path) != 0)
+		VG_(umsg)("pagein: %s: cannot rename to %s\n", out_temporary, out_path);
+}
+
+/*------------------------------------------------------------*/
+/*--- Objects                                              ---*/
+/*------------------------------------------------------------*/
+
+typedef struct {
+	Addr start, end;   /* [start, end) */
+} Range;
+
+typedef struct {
+	HChar *path;
+	Addr base;
+	Range ranges[16];
+	Int range_count;
+	Bool selected;     /* matches --objects (or no --objects) */
+	Bool valgrind;     /* valgrind's own preload object */
+} Object;
+
+static XArray *objects;  /* of Object */
+static HChar tool_path[4096]; /* this tool's own executable, never the client's */
+
+static Bool read_exact(Int fd, Off64T offset, void *buf, Int len)
+{
+	if (VG_(lseek)(fd, offset, VKI_SEEK_SET) != offset)
+		return False;
+	return VG_(read)(fd, buf, len) == len;
+}
+
+/* Reads the ELF program headers of path; fills the object's ranges (for
+   mapping base) and the build-id as hex.  Returns False if not 64-bit ELF. */
+static Bool read_object(Object *o, Addr mapped_at, ULong mapped_offset, HChar *build_id, Int build_id_size)
+{
+	SysRes sr = VG_(open)(o->path, VKI_O_RDONLY, 0);
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph[64];
+	Int fd, i, n;
+	Addr first_vaddr = 0;
+	Bool have_first = False;
+
+	VG_(strcpy)(build_id, "none");
+	if (sr_isError(sr))
+		return False;
+	fd = sr_Res(sr);
+	if (!read_exact(fd, 0, &eh, sizeof(eh)) || VG_(memcmp)(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_phentsize != sizeof(Elf64_Phdr)) {
+		VG_(close)(fd);
+		return False;
+	}
+	n = eh.e_phnum < 64 ? eh.e_phnum : 64;
+	if (!read_exact(fd, eh.e_phoff, ph, n * sizeof(Elf64_Phdr))) {
+		VG_(close)(fd);
+		return False;
+	}
+	for (i = 0; i < n; i++) {
+		if (ph[i].p_type == PT_LOAD && ph[i].p_offset <= mapped_offset &&
+		    mapped_offset < ph[i].p_offset + (ph[i].p_filesz ? ph[i].p_filesz : 1) && !have_first) {
+			/* The mapping at mapped_offset holds this segment's page. */
+			first_vaddr = (ph[i].p_vaddr - (ph[i].p_offset - (mapped_offset & ~(ULong)0xfff)));
+			have_first = True;
+		}
+	}
+	o->base = have_first ? mapped_at - (first_vaddr & ~(Addr)0xfff) : mapped_at;
+	if (eh.e_type == ET_EXEC)
+		o->base = 0;
+	o->range_count = 0;
+	for (i = 0; i < n && o->range_count < 16; i++) {
+		if (ph[i].p_type != PT_LOAD)
+			continue;
+		o->ranges[o->range_count].start = o->base + ph[i].p_vaddr;
+		o->ranges[o->range_count].end = o->base + ph[i].p_vaddr + ph[i].p_memsz;
+		o->range_count++;
+	}
+	for (i = 0; i < n; i++) {
+		UChar note[1024];
+		ULong off = 0, size = ph[i].p_filesz;
+
+		if (ph[i].p_type != PT_NOTE || size > sizeof(note) || !read_exact(fd, ph[i].p_offset, note, size))
+			continue;
+		while (off + 12 <= size) {
+			UInt namesz, descsz, type, k;
+
+			VG_(memcpy)(&namesz, note + off, 4);
+			VG_(memcpy)(&descsz, note + off + 4, 4);
+			VG_(memcpy)(&type, note + off + 8, 4);
+			off += 12;
+			if (off + ((namesz + 3) & ~3U) + descsz > size)
+				break;
+			if (type == NT_GNU_BUILD_ID && namesz == 4 && VG_(memcmp)(note + off, "GNU", 4) == 0 &&
+			    descsz * 2 + 1 <= (UInt)build_id_size) {
+				const UChar *d = note + off + ((namesz + 3) & ~3U);
+
+				for (k = 0; k < descsz; k++)
+					VG_(sprintf)(build_id + 2 * k, "%02x", d[k]);
+			}
+			off += ((namesz + 3) & ~3U) + ((descsz + 3) & ~3U);
+		}
+	}
+	VG_(close)(fd);
+	return True;
+}
+
+static Object *object_at(Addr a)
+{
+	Word i, k;
+
+	if (!objects)
+		return NULL;
+	for (i = 0; i < VG_(sizeXA)(objects); i++) {
+		Object *o = VG_(indexXA)(objects, i);
+
+		for (k = 0; k < o->range_count; k++)
+			if (a >= o->ranges[k].start && a < o->ranges[k].end)
+				return o;
+	}
+	return NULL;
+}
+
+/* True if a lies on a page that one of the object's segments covers. */
+static Bool within_pages_of(const Object *o, Addr a)
+{
+	Int k;
+
+	for (k = 0; k < o->range_count; k++)
+		if (a >= (o->ranges[k].start & ~(Addr)0xfff) && a < ((o->ranges[k].end + 0xfff) & ~(Addr)0xfff))
+			return True;
+	return False;
+}
+
+static void note_mapping(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, ULong di_handle)
+{
+	NSegment const *seg = VG_(am_find_nsegment)(a);
+	const HChar *path;
+	Object o, *known;
+	HChar build_id[128], line[4200];
+	Word i;
+	Int k;
+
+	(void)len; (void)rr; (void)ww; (void)xx; (void)di_handle;
+	if (!seg || seg->kind != SkFileC)
+		return;
+	path = VG_(am_get_filename)(seg);
+	if (!path || (tool_path[0] && VG_(strcmp)(path, tool_path) == 0))
+		return;
+	if (!objects)
+		objects = VG_(newXA)(VG_(malloc), "pg.objects", VG_(free), sizeof(Object));
+	/* ld.so maps an object at its base first, then its segments over it:
+	   a mapping inside a known object's ranges is that object again. */
+	for (i = 0; i < VG_(sizeXA)(objects); i++) {
+		known = VG_(indexXA)(objects, i);
+		if (VG_(strcmp)(known->path, path) == 0 && within_pages_of(known, seg->start))
+			return;
+	}
+	VG_(memset)(&o, 0, sizeof(o));
+	o.path = VG_(strdup)("pg.object", path);
+	if (!read_object(&o, seg->start, seg->offset, build_id, sizeof(build_id))) {
+		VG_(free)(o.path);
+		return;
+	}
+	o.valgrind = VG_(strstr)(path, "/vgpreload_") != NULL;
+	o.selected = !o.valgrind && (!clo_objects || VG_(string_match)(clo_objects, path));
+	VG_(addToXA)(objects, &o);
+	if (o.valgrind)
+		return;
+	VG_(snprintf)(line, sizeof(line), "# object %s build-id %s base 0x%lx", o.path, build_id, o.base);
+	out_line(line);
+	for (k = 0; k < o.range_count; k++) {
+		VG_(snprintf)(line, sizeof(line), "# segment %s 0x%lx-0x%lx", o.path, o.ranges[k].start,
+			      o.ranges[k].end);
+		out_line(line);
+	}
+}
+
+/*------------------------------------------------------------*/
+/*--- Seen sets                                            ---*/
+/*------------------------------------------------------------*/
+
+/* A byte per page, in 2^20-page blocks found through a table indexed by the
+   high bits: the byte's address is fixed, so generated code can test it. */
+#define BLOCK_BITS 20
+#define TOP_ENTRIES (1 << 20)
+
+typedef struct {
+	UChar **blocks;
+} PageSet;
+
+static PageSet code_pages, data_pages;
+
+static UChar *page_flag(PageSet *set, Addr page)
+{
+	UWord top = page >> BLOCK_BITS;
+
+	if (top >= TOP_ENTRIES)
+		top = TOP_ENTRIES - 1; /* out of any user address range */
+	if (!set->blocks)
+		set->blocks = VG_(calloc)("pg.pages", TOP_ENTRIES, sizeof(UChar *));
+	if (!set->blocks[top])
+		set->blocks[top] = VG_(calloc)("pg.pages", 1 << BLOCK_BITS, 1);
+	return &set->blocks[top][page & ((1 << BLOCK_BITS) - 1)];
+}
+
+typedef struct {
+	VgHashNode node;   /* key: function entry address */
+	UChar seen;
+} FunctionFlag;
+
+static VgHashTable *functions;
+
+/*------------------------------------------------------------*/
+/*--- Records                                              ---*/
+/*------------------------------------------------------------*/
+
+static ULong instructions;      /* guest instructions executed, updated per block */
+static ULong time_origin;
+static ULong sequence;
+static ULong counts[6];         /* by kind: C D H S A F */
+
+static const HChar *kind_names = "CDHSAF";
+
+static void record(HChar kind, Addr address, Addr ip, ULong time)
+{
+	HChar line[2048];
+	const HChar *fn = "???", *obj = NULL;
+	DiEpoch ep = VG_(current_DiEpoch)();
+	Object *o;
+
+	if (sequence == 0)
+		time_origin = time;
+	if (!VG_(get_fnname)(ep, ip, &fn))
+		fn = "???";
+	if (!VG_(get_objname)(ep, ip, &obj)) {
+		o = object_at(ip);
+		obj = o ? o->path : "???";
+	}
+	VG_(snprintf)(line, sizeof(line), "%4llu 0x%lx %c %12llu 0x%lx: %s (in %s)",
+		      ++sequence, address, kind, time - time_origin, ip, fn, obj);
+	out_line(line);
+	counts[VG_(strchr)(kind_names, kind) - kind_names]++;
+}
+
+static Bool stack_of_some_thread(Addr a)
+{
+	ThreadId tid;
+	Addr lo, hi;
+
+	VG_(thread_stack_reset_iter)(&tid);
+	while (VG_(thread_stack_next)(&tid, &lo, &hi))
+		if (a >= lo && a <= hi)
+			return True;
+	return False;
+}
+
+/* The brk area as the client grew it (valgrind places it elsewhere than a
+   native run would). */
+static Addr heap_low = ~(Addr)0, heap_high;
+
+static void note_brk(Addr a, SizeT len, ThreadId tid)
+{
+	(void)tid;
+	if (a < heap_low)
+		heap_low = a;
+	if (a + len > heap_high)
+		heap_high = a + len;
+}
+
+static HChar classify(Addr a, Object **object)
+{
+	NSegment const *seg;
+
+	*object = object_at(a);
+	if (*object)
+		return 'D';
+	seg = VG_(am_find_nsegment)(a);
+	if (seg && (seg->kind == SkFileC || seg->kind == SkShmC))
+		return 'D'; /* a mapped file that is no object, as ld.so.cache */
+	if ((seg && seg->kind == SkAnonC && seg->isCH) || (a >= heap_low && a < heap_high))
+		return 'H';
+	if (stack_of_some_thread(a))
+		return 'S';
+	return 'A';
+}
+
+static VG_REGPARM(3) void pg_code(Addr page_address, Addr ip, ULong pending)
+{
+	UChar *flag = page_flag(&code_pages, page_address >> page_shift);
+	Object *o;
+
+	if (*flag)
+		return;
+	*flag = 1;
+	o = object_at(ip);
+	if (o && !o->selected)
+		return;
+	if (!o && clo_objects)
+		return;
+	record('C', page_address, ip, instructions + pending);
+}
+
+static VG_REGPARM(3) void pg_function(Addr entry, FunctionFlag *f, ULong pending)
+{
+	Object *o;
+
+	if (f->seen)
+		return;
+	f->seen = 1;
+	o = object_at(entry);
+	if ((o && !o->selected) || (!o && clo_objects))
+		return;
+	record('F', entry, entry, instructions + pending);
+}
+
+static void data_touch(Addr a, Addr ip, ULong pending)
+{
+	Addr page = a >> page_shift;
+	UChar *flag = page_flag(&data_pages, page);
+	Object *o;
+	HChar kind;
+
+	if (*flag)
+		return;
+	*flag = 1;
+	kind = classify(a, &o);
+	if (o && (o->valgrind || !o->selected))
+		return;
+	if (!o && clo_objects)
+		return;
+	record(kind, page << page_shift, ip, instructions + pending);
+}
+
+/* The generated code calls this only when the access's page differs from
+   the last page this access site touched (*site_cache). */
+static VG_REGPARM(3) void pg_data(Addr a, Addr ip, ULong *site_cache_and_size)
+{
+	ULong size = site_cache_and_size[1];
+	ULong pending = site_cache_and_size[2];
+
+	site_cache_and_size[0] = a >> page_shift;
+	data_touch(a, ip, pending);
+	if (size > 1 && ((a + size - 1) >> page_shift) != (a >> page_shift))
+		data_touch(a + size - 1, ip, pending);
+}
+
+/*------------------------------------------------------------*/
+/*--- Instrumentation                                      ---*/
+/*------------------------------------------------------------*/
+
+static IRTemp add_tmp(IRSB *sb, IRType ty, IRExpr *e)
+{
+	IRTemp t = newIRTemp(sb->tyenv, ty);
+
+	addStmtToIRSB(sb, IRStmt_WrTmp(t, e));
+	return t;
+}
+
+static void flush_count(IRSB *sb, ULong *pending)
+{
+	IRTemp old, sum;
+
+	if (*pending == 0)
+		return;
+	old = add_tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&instructions)));
+	sum = add_tmp(sb, Ity_I64, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(old), IRExpr_Const(IRConst_U64(*pending))));
+	addStmtToIRSB(sb, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&instructions), IRExpr_RdTmp(sum)));
+	*pending = 0;
+}
+
+/* Calls fn(args) when the byte at flag is still zero. */
+static void call_if_unseen(IRSB *sb, UChar *flag, const HChar *name, void *fn, IRExpr **args)
+{
+	IRTemp v = add_tmp(sb, Ity_I8, IRExpr_Load(Iend_LE, Ity_I8, mkIRExpr_HWord((HWord)flag)));
+	IRTemp unseen = add_tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpEQ8, IRExpr_RdTmp(v), IRExpr_Const(IRConst_U8(0))));
+	IRDirty *d = unsafeIRDirty_0_N(3, name, VG_(fnptr_to_fnentry)(fn), args);
+
+	d->guard = IRExpr_RdTmp(unseen);
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
+static void instrument_code(IRSB *sb, Addr ip, UInt len, ULong pending)
+{
+	Addr first = ip >> page_shift, last = (ip + (len ? len : 1) - 1) >> page_shift, p;
+
+	for (p = first; p <= last; p++) {
+		UChar *flag = page_flag(&code_pages, p);
+
+		if (*flag)
+			continue;
+		call_if_unseen(sb, flag, "pg_code", pg_code,
+			       mkIRExprVec_3(mkIRExpr_HWord(p << page_shift), mkIRExpr_HWord(ip),
+					     mkIRExpr_HWord(pending)));
+	}
+}
+
+static void instrument_function(IRSB *sb, Addr ip, ULong pending)
+{
+	const HChar *name;
+	FunctionFlag *f;
+
+	if (!VG_(get_fnname_if_entry)(VG_(current_DiEpoch)(), ip, &name))
+		return;
+	f = VG_(HT_lookup)(functions, ip);
+	if (!f) {
+		f = VG_(calloc)("pg.function", 1, sizeof(*f));
+		f->node.key = ip;
+		VG_(HT_add_node)(functions, f);
+	}
+	if (f->seen)
+		return;
+	call_if_unseen(sb, &f->seen, "pg_function", pg_function,
+		       mkIRExprVec_3(mkIRExpr_HWord(ip), mkIRExpr_HWord((HWord)f), mkIRExpr_HWord(pending)));
+}
+
+/* A data access at addr (an atom) of size bytes, under guard (or NULL). */
+static void instrument_data(IRSB *sb, IRExpr *addr, Int size, IRExpr *guard, Addr ip, ULong pending)
+{
+	ULong *site = VG_(malloc)("pg.site", 3 * sizeof(ULong));
+	IRTemp page, cached, differ;
+	IRDirty *d;
+
+	site[0] = ~0ULL;
+	site[1] = size;
+	site[2] = pending;
+	page = add_tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, addr, IRExpr_Const(IRConst_U8(page_shift))));
+	cached = add_tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)site)));
+	differ = add_tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(page), IRExpr_RdTmp(cached)));
+	if (guard)
+		differ = add_tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, IRExpr_RdTmp(differ), guard));
+	d = unsafeIRDirty_0_N(3, "pg_data", VG_(fnptr_to_fnentry)(pg_data),
+			      mkIRExprVec_3(addr, mkIRExpr_HWord(ip), mkIRExpr_HWord((HWord)site)));
+	d->guard = IRExpr_RdTmp(differ);
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
+static IRSB *pg_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout *layout,
+			   const VexGuestExtents *vge, const VexArchInfo *archinfo_host,
+			   IRType gWordTy, IRType hWordTy)
+{
+	IRSB *out;
+	Int i;
+	ULong pending = 0;
+	Addr ip = 0;
+
+	(void)closure; (void)layout; (void)vge; (void)archinfo_host; (void)hWordTy;
+	if (gWordTy != Ity_I64)
+		VG_(tool_panic)("pagein: only 64-bit guests are supported");
+	out = deepCopyIRSBExceptStmts(in);
+	for (i = 0; i < in->stmts_used && in->stmts[i]->tag != Ist_IMark; i++)
+		addStmtToIRSB(out, in->stmts[i]);
+	for (; i < in->stmts_used; i++) {
+		IRStmt *st = in->stmts[i];
+
+		if (!st || st->tag == Ist_NoOp)
+			continue;
+		switch (st->tag) {
+		case Ist_IMark:
+			ip = st->Ist.IMark.addr + st->Ist.IMark.delta;
+			pending++;
+			if (clo_code)
+				instrument_code(out, ip, st->Ist.IMark.len, pending);
+			if (clo_functions)
+				instrument_function(out, ip, pending);
+			break;
+		case Ist_WrTmp:
+			if (clo_data && st->Ist.WrTmp.data->tag == Iex_Load) {
+				IRExpr *e = st->Ist.WrTmp.data;
+
+				instrument_data(out, e->Iex.Load.addr, sizeofIRType(e->Iex.Load.ty), NULL, ip, pending);
+			}
+			break;
+		case Ist_Store:
+			if (clo_data)
+				instrument_data(out, st->Ist.Store.addr,
+						sizeofIRType(typeOfIRExpr(in->tyenv, st->Ist.Store.data)), NULL, ip, pending);
+			break;
+		case Ist_StoreG:
+			if (clo_data) {
+				IRStoreG *sg = st->Ist.StoreG.details;
+
+				instrument_data(out, sg->addr, sizeofIRType(typeOfIRExpr(in->tyenv, sg->data)),
+						sg->guard, ip, pending);
+			}
+			break;
+		case Ist_LoadG:
+			if (clo_data) {
+				IRLoadG *lg = st->Ist.LoadG.details;
+				IRType wide = Ity_INVALID, narrow = Ity_INVALID;
+
+				typeOfIRLoadGOp(lg->cvt, &wide, &narrow);
+				instrument_data(out, lg->addr, sizeofIRType(narrow), lg->guard, ip, pending);
+			}
+			break;
+		case Ist_Dirty:
+			if (clo_data) {
+				IRDirty *d = st->Ist.Dirty.details;
+
+				if (d->mFx != Ifx_None && d->mAddr && d->mSize > 0 &&
+				    (d->mAddr->tag == Iex_RdTmp || d->mAddr->tag == Iex_Const))
+					instrument_data(out, d->mAddr, d->mSize, NULL, ip, pending);
+			}
+			break;
+		case Ist_CAS:
+			if (clo_data) {
+				IRCAS *cas = st->Ist.CAS.details;
+				Int size = sizeofIRType(typeOfIRExpr(in->tyenv, cas->dataLo));
+
+				instrument_data(out, cas->addr, cas->dataHi ? 2 * size : size, NULL, ip, pending);
+			}
+			break;
+		case Ist_LLSC:
+			if (clo_data) {
+				IRType t = st->Ist.LLSC.storedata ? typeOfIRExpr(in->tyenv, st->Ist.LLSC.storedata)
+								  : typeOfIRTemp(in->tyenv, st->Ist.LLSC.result);
+
+				instrument_data(out, st->Ist.LLSC.addr, sizeofIRType(t), NULL, ip, pending);
+			}
+			break;
+		case Ist_Exit:
+			flush_count(out, &pending);
+			break;
+		default:
+			break;
+		}
+		addStmtToIRSB(out, st);
+	}
+	flush_count(out, &pending);
+	return out;
+}
+
+/*------------------------------------------------------------*/
+/*--- Start, fork, end                                     ---*/
+/*------------------------------------------------------------*/
+
+static void pg_atfork_pre(ThreadId tid)
+{
+	(void)tid;
+	out_flush();
+}
+
+/* The child writes a file of its own from here on; the pages its parent
+   touched before the fork are not reported again. */
+static void pg_atfork_child(ThreadId tid)
+{
+	(void)tid;
+	out_used = 0;
+	if (out_fd >= 0)
+		VG_(close)(out_fd);
+	out_fd = -1;
+	sequence = 0;
+	VG_(memset)(counts, 0, sizeof(counts));
+	out_open();
+}
+
+static void pg_post_clo_init(void)
+{
+	if (clo_page_size < 512 || clo_page_size > (1 << 24) || (clo_page_size & (clo_page_size - 1)))
+		VG_(fmsg_bad_option)("--page-size", "must be a power of two from 512 to 16777216\n");
+	for (page_shift = 0; (1LL << page_shift) < clo_page_size; page_shift++)
+		;
+	if (!objects)
+		objects = VG_(newXA)(VG_(malloc), "pg.objects", VG_(free), sizeof(Object));
+	functions = VG_(HT_construct)("pg.functions");
+	/* Real symbol names: _start and __libc_start_main, not "(below main)". */
+	VG_(clo_show_below_main) = True;
+	out_open();
+}
+
+static void pg_fini(Int exitcode)
+{
+	(void)exitcode;
+	out_close();
+	if (VG_(clo_verbosity) > 0)
+		VG_(umsg)("pagein: %s: %llu code pages, %llu object data pages, %llu heap, %llu stack, "
+			  "%llu other anonymous; %llu functions\n", out_path, counts[0], counts[1], counts[2],
+			  counts[3], counts[4], counts[5]);
+}
+
+static void pg_pre_clo_init(void)
+{
+	SSizeT n = VG_(readlink)("/proc/self/exe", tool_path, sizeof(tool_path) - 1);
+
+	tool_path[n > 0 ? n : 0] = '\0';
+	VG_(details_name)("pagein");
+	VG_(details_version)(PG_VERSION);
+	VG_(details_description)("records the first touch of every page and function");
+	VG_(details_copyright_author)("linkopt, after Ulrich Drepper's pagein");
+	VG_(details_bug_reports_to)("the linkopt issue tracker");
+	VG_(details_avg_translation_sizeB)(400);
+	VG_(basic_tool_funcs)(pg_post_clo_init, pg_instrument, pg_fini);
+	VG_(needs_command_line_options)(pg_process_cmd_line_option, pg_print_usage, pg_print_debug_usage);
+	VG_(track_new_mem_startup)(note_mapping);
+	VG_(track_new_mem_mmap)(note_mapping);
+	VG_(track_new_mem_brk)(note_brk);
+	VG_(atfork)(pg_atfork_pre, NULL, pg_atfork_child);
+}
+
+VG_DETERMINE_INTERFACE_VERSION(pg_pre_clo_init)
