@@ -15,7 +15,7 @@ ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize
 ALL_LDFLAGS += -fsanitize=address,undefined
 endif
 
-LIB_OBJS = lib/util.o lib/archive.o lib/elfobj.o
+LIB_OBJS = lib/util.o lib/archive.o lib/elfobj.o lib/pagein_trace.o
 DEPORDER_OBJS = deporder/main.o deporder/inputs.o deporder/closure.o \
 	deporder/sections.o deporder/order.o deporder/ccdriver.o
 # Each tool folder may add a build.mk that appends to these and adds its
@@ -34,7 +34,8 @@ build: $(PROGS)
 	@echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS)' | cmp -s - $@ || echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS)' > $@
 
 .deps-ok: scripts/need-deps
-	@scripts/need-deps '$(CC)' libelf.h=libelf-dev gelf.h=libelf-dev elfutils/libdw.h=libdw-dev
+	@scripts/need-deps '$(CC)' libelf.h=libelf-dev gelf.h=libelf-dev elfutils/libdw.h=libdw-dev \
+		valgrind/pub_tool_basics.h=valgrind
 	@touch $@
 
 %.o: %.c .flags .deps-ok

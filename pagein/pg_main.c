@@ -204,6 +204,7 @@ typedef struct {
 	Addr base;
 	Range ranges[16];
 	Int range_count;
+	HChar build_id[80];  /* hex, or "none" */
 	Bool selected;     /* matches --objects (or no --objects) */
 	Bool valgrind;     /* valgrind's own preload object */
 } Object;
@@ -307,6 +308,22 @@ static Object *object_at(Addr a)
 	return NULL;
 }
 
+static void emit_object(const Object *o)
+{
+	HChar line[4200];
+	Int k;
+
+	if (o->valgrind)
+		return;
+	VG_(snprintf)(line, sizeof(line), "# object %s build-id %s base 0x%lx", o->path, o->build_id, o->base);
+	out_line(line);
+	for (k = 0; k < o->range_count; k++) {
+		VG_(snprintf)(line, sizeof(line), "# segment %s 0x%lx-0x%lx", o->path, o->ranges[k].start,
+			      o->ranges[k].end);
+		out_line(line);
+	}
+}
+
 /* True if a lies on a page that one of the object's segments covers. */
 static Bool within_pages_of(const Object *o, Addr a)
 {
@@ -323,9 +340,8 @@ static void note_mapping(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, ULong di_
 	NSegment const *seg = VG_(am_find_nsegment)(a);
 	const HChar *path;
 	Object o, *known;
-	HChar build_id[128], line[4200];
+	HChar build_id[128];
 	Word i;
-	Int k;
 
 	(void)len; (void)rr; (void)ww; (void)xx; (void)di_handle;
 	if (!seg || seg->kind != SkFileC)
@@ -350,16 +366,9 @@ static void note_mapping(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, ULong di_
 	}
 	o.valgrind = VG_(strstr)(path, "/vgpreload_") != NULL;
 	o.selected = !o.valgrind && (!clo_objects || VG_(string_match)(clo_objects, path));
+	VG_(strncpy)(o.build_id, build_id, sizeof(o.build_id) - 1);
 	VG_(addToXA)(objects, &o);
-	if (o.valgrind)
-		return;
-	VG_(snprintf)(line, sizeof(line), "# object %s build-id %s base 0x%lx", o.path, build_id, o.base);
-	out_line(line);
-	for (k = 0; k < o.range_count; k++) {
-		VG_(snprintf)(line, sizeof(line), "# segment %s 0x%lx-0x%lx", o.path, o.ranges[k].start,
-			      o.ranges[k].end);
-		out_line(line);
-	}
+	emit_object(&o);
 }
 
 /*------------------------------------------------------------*/
@@ -730,6 +739,8 @@ static void pg_atfork_pre(ThreadId tid)
    touched before the fork are not reported again. */
 static void pg_atfork_child(ThreadId tid)
 {
+	Word i;
+
 	(void)tid;
 	out_used = 0;
 	if (out_fd >= 0)
@@ -738,6 +749,8 @@ static void pg_atfork_child(ThreadId tid)
 	sequence = 0;
 	VG_(memset)(counts, 0, sizeof(counts));
 	out_open();
+	for (i = 0; objects && i < VG_(sizeXA)(objects); i++)
+		emit_object(VG_(indexXA)(objects, i));
 }
 
 static void pg_post_clo_init(void)

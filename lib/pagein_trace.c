@@ -1,0 +1,152 @@
+#include "pagein_trace.h"
+#include "util.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct trace_object *find_object(struct pagein_trace *t, const char *path)
+{
+	size_t i;
+
+	for (i = t->object_count; i-- > 0;)
+		if (!strcmp(t->objects[i].path, path))
+			return &t->objects[i];
+	return NULL;
+}
+
+static int parse_header(struct pagein_trace *t, char *line)
+{
+	char path[4096], build_id[256];
+	uint64_t base, start, end;
+
+	if (!strncmp(line, "# command: ", 11)) {
+		free(t->command);
+		t->command = xstrdup(line + 11);
+	} else if (sscanf(line, "# pid: %ld", &t->pid) == 1) {
+		;
+	} else if (sscanf(line, "# page-size: %" SCNu64, &t->page_size) == 1) {
+		;
+	} else if (sscanf(line, "# object %4095s build-id %255s base 0x%" SCNx64, path, build_id, &base) == 3) {
+		struct trace_object *o = ARRAY_PUSH(t->objects, t->object_count, t->object_capacity);
+
+		memset(o, 0, sizeof(*o));
+		o->path = xstrdup(path);
+		o->build_id = xstrdup(build_id);
+		o->base = base;
+	} else if (sscanf(line, "# segment %4095s 0x%" SCNx64 "-0x%" SCNx64, path, &start, &end) == 3) {
+		struct trace_object *o = find_object(t, path);
+
+		if (!o)
+			return -1;
+		*ARRAY_PUSH(o->segments, o->segment_count, o->segment_capacity) =
+			(struct trace_segment){ start, end };
+	}
+	return 0;
+}
+
+static int parse_record(struct pagein_trace *t, char *line)
+{
+	struct trace_record r = { 0 };
+	int used = 0;
+	char *rest, *in;
+
+	if (sscanf(line, "%" SCNu64 " 0x%" SCNx64 " %c %" SCNu64 " 0x%" SCNx64 ":%n", &r.sequence, &r.address,
+		   &r.kind, &r.time, &r.ip, &used) != 5 || !used || !strchr("CDHSAF", r.kind))
+		return -1;
+	rest = line + used;
+	while (*rest == ' ')
+		rest++;
+	in = strstr(rest, " (in ");
+	if (in && in[strlen(in) - 1] == ')') {
+		r.object = xstrndup(in + 5, strlen(in + 5) - 1);
+		r.symbol = xstrndup(rest, in - rest);
+	} else {
+		r.symbol = xstrdup(rest);
+	}
+	*ARRAY_PUSH(t->records, t->record_count, t->record_capacity) = r;
+	return 0;
+}
+
+int pagein_trace_read(const char *path, struct pagein_trace *t, char **why)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0, number = 0;
+	ssize_t len;
+
+	memset(t, 0, sizeof(*t));
+	*why = NULL;
+	if (!f) {
+		*why = xasprintf("cannot open: %s", strerror(errno));
+		return -1;
+	}
+	t->path = xstrdup(path);
+	t->page_size = 4096;
+	while ((len = getline(&line, &cap, f)) > 0) {
+		number++;
+		if (line[len - 1] != '\n')
+			break; /* cut short: a killed run */
+		line[--len] = '\0';
+		if (number == 1 && strncmp(line, "# pagein 1", 10) != 0) {
+			*why = xstrdup("not a pagein trace (no '# pagein 1' header)");
+			break;
+		}
+		if (line[0] == '#') {
+			if (parse_header(t, line) < 0) {
+				*why = xasprintf("line %zu: a segment of an object not declared before it", number);
+				break;
+			}
+		} else if (line[0] && parse_record(t, line) < 0) {
+			*why = xasprintf("line %zu: not a pagein record", number);
+			break;
+		}
+	}
+	if (!*why && number == 0)
+		*why = xstrdup("not a pagein trace (empty file)");
+	if (!*why && ferror(f))
+		*why = xasprintf("read failed: %s", strerror(errno));
+	free(line);
+	fclose(f);
+	if (*why) {
+		pagein_trace_free(t);
+		return -1;
+	}
+	return 0;
+}
+
+const struct trace_object *pagein_trace_object_at(const struct pagein_trace *t, uint64_t address, uint64_t size)
+{
+	size_t i, k;
+
+	for (i = 0; i < t->object_count; i++) {
+		const struct trace_object *o = &t->objects[i];
+
+		for (k = 0; k < o->segment_count; k++)
+			if (address < o->segments[k].end && address + size > o->segments[k].start)
+				return o;
+	}
+	return NULL;
+}
+
+void pagein_trace_free(struct pagein_trace *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->object_count; i++) {
+		free(t->objects[i].path);
+		free(t->objects[i].build_id);
+		free(t->objects[i].segments);
+	}
+	for (i = 0; i < t->record_count; i++) {
+		free(t->records[i].symbol);
+		free(t->records[i].object);
+	}
+	free(t->objects);
+	free(t->records);
+	free(t->command);
+	free(t->path);
+	memset(t, 0, sizeof(*t));
+}

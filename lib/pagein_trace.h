@@ -1,0 +1,51 @@
+/* pagein_trace: reads the files the pagein valgrind tool writes (format in
+   pagein/pg_main.c and pagein(1)). */
+#ifndef LINKOPT_PAGEIN_TRACE_H
+#define LINKOPT_PAGEIN_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct trace_segment {
+	uint64_t start, end; /* [start, end) in the traced process */
+};
+
+struct trace_object {
+	char *path;
+	char *build_id;      /* hex, or "none" */
+	uint64_t base;
+	struct trace_segment *segments;
+	size_t segment_count, segment_capacity;
+};
+
+struct trace_record {
+	uint64_t sequence, address, time, ip;
+	char kind;           /* C D H S A F */
+	char *symbol;
+	char *object;        /* as the tool named it, or NULL */
+};
+
+struct pagein_trace {
+	char *path;
+	char *command;
+	long pid;
+	uint64_t page_size;
+	struct trace_object *objects;
+	size_t object_count, object_capacity;
+	struct trace_record *records;
+	size_t record_count, record_capacity;
+};
+
+/* Reads a pagein file; returns 0, or -1 with *why set (newly allocated) when
+   the file cannot be read or is not a pagein trace.  A last line without
+   its newline (a run that was killed) is ignored. */
+int pagein_trace_read(const char *path, struct pagein_trace *trace, char **why);
+
+/* The object whose segments share a page with [address, address + size), or NULL. */
+const struct trace_object *pagein_trace_object_at(const struct pagein_trace *trace, uint64_t address,
+						  uint64_t size);
+
+/* Frees what pagein_trace_read allocated. */
+void pagein_trace_free(struct pagein_trace *trace);
+
+#endif

@@ -1,0 +1,289 @@
+/* pagein-report: pages touched per object (code and data), the first-touch
+   timeline, and two traces side by side (before and after a relink). */
+#include "pagein_trace.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_text[] =
+	"usage: pagein-report [--format=text|json] [--timeline] FILE [FILE]\n"
+	"\n"
+	"Summarizes a pagein trace: code and data pages first touched per object,\n"
+	"heap, stack and other anonymous pages, functions first executed, and the\n"
+	"pages touched by each tenth of the run.  With two files, the objects side\n"
+	"by side (the main program of one matched with the main program of the\n"
+	"other, libraries by file name).  --timeline also lists every record with\n"
+	"its address relative to its object.\n"
+	"\n"
+	"Exit status: 0 success, 1 a file is unreadable or not a pagein trace,\n"
+	"2 wrong usage.\n";
+
+#define TIMELINE_STEPS 10
+
+struct object_summary {
+	const struct trace_object *object;
+	size_t code, data;
+};
+
+struct summary {
+	const struct pagein_trace *trace;
+	struct object_summary *objects;
+	size_t other_files, heap, stack, anonymous, functions;
+	size_t timeline[TIMELINE_STEPS]; /* object pages touched by each tenth */
+};
+
+static void summarize(const struct pagein_trace *t, struct summary *s)
+{
+	uint64_t last = t->record_count ? t->records[t->record_count - 1].time : 0;
+	size_t i, k;
+
+	memset(s, 0, sizeof(*s));
+	s->trace = t;
+	s->objects = xcalloc(t->object_count ? t->object_count : 1, sizeof(*s->objects));
+	for (i = 0; i < t->object_count; i++)
+		s->objects[i].object = &t->objects[i];
+	for (i = 0; i < t->record_count; i++) {
+		const struct trace_record *r = &t->records[i];
+		const struct trace_object *o = NULL;
+		bool object_page = false;
+
+		switch (r->kind) {
+		case 'C':
+		case 'D':
+			o = pagein_trace_object_at(t, r->address, t->page_size);
+			if (o) {
+				struct object_summary *os = &s->objects[o - t->objects];
+
+				if (r->kind == 'C')
+					os->code++;
+				else
+					os->data++;
+				object_page = true;
+			} else if (r->kind == 'D') {
+				s->other_files++;
+			}
+			break;
+		case 'H': s->heap++; break;
+		case 'S': s->stack++; break;
+		case 'A': s->anonymous++; break;
+		case 'F': s->functions++; break;
+		}
+		if (!object_page)
+			continue;
+		for (k = 0; k < TIMELINE_STEPS; k++)
+			if (!last || r->time * TIMELINE_STEPS <= last * (k + 1))
+				s->timeline[k]++;
+	}
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+static void print_text(const struct summary *s, bool timeline)
+{
+	const struct pagein_trace *t = s->trace;
+	size_t i, total_code = 0, total_data = 0;
+
+	printf("%s: %s (pid %ld, page size %llu)\n", t->path, t->command ? t->command : "?", t->pid,
+	       (unsigned long long)t->page_size);
+	printf("  %-56s %10s %10s\n", "object", "code pages", "data pages");
+	for (i = 0; i < t->object_count; i++) {
+		printf("  %-56s %10zu %10zu\n", s->objects[i].object->path, s->objects[i].code, s->objects[i].data);
+		total_code += s->objects[i].code;
+		total_data += s->objects[i].data;
+	}
+	printf("  %-56s %10zu %10zu\n", "all objects", total_code, total_data);
+	printf("  other mapped files %zu, heap %zu, stack %zu, other anonymous %zu; functions first executed %zu\n",
+	       s->other_files, s->heap, s->stack, s->anonymous, s->functions);
+	printf("  object pages touched by each tenth of the run (guest instructions):\n   ");
+	for (i = 0; i < TIMELINE_STEPS; i++)
+		printf(" %zu%%:%zu", (i + 1) * 10, s->timeline[i]);
+	printf("\n");
+	if (!timeline)
+		return;
+	printf("  %8s %12s %s %-32s %s\n", "seq", "time", "k", "object+offset", "symbol");
+	for (i = 0; i < t->record_count; i++) {
+		const struct trace_record *r = &t->records[i];
+		const struct trace_object *o = pagein_trace_object_at(t, r->address, 1);
+		char where[4200];
+
+		if (o)
+			snprintf(where, sizeof(where), "%s+0x%llx", base_name(o->path),
+				 (unsigned long long)(r->address - o->base));
+		else
+			snprintf(where, sizeof(where), "0x%llx", (unsigned long long)r->address);
+		printf("  %8llu %12llu %c %-32s %s\n", (unsigned long long)r->sequence, (unsigned long long)r->time,
+		       r->kind, where, r->symbol);
+	}
+}
+
+static void json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+static void print_json(const struct summary *s)
+{
+	const struct pagein_trace *t = s->trace;
+	size_t i;
+
+	printf("{\"file\": ");
+	json_string(t->path);
+	printf(", \"command\": ");
+	json_string(t->command ? t->command : "");
+	printf(", \"pid\": %ld, \"page_size\": %llu, \"objects\": [", t->pid, (unsigned long long)t->page_size);
+	for (i = 0; i < t->object_count; i++) {
+		printf("%s{\"path\": ", i ? ", " : "");
+		json_string(s->objects[i].object->path);
+		printf(", \"build_id\": ");
+		json_string(s->objects[i].object->build_id);
+		printf(", \"base\": %llu, \"code_pages\": %zu, \"data_pages\": %zu}",
+		       (unsigned long long)s->objects[i].object->base, s->objects[i].code, s->objects[i].data);
+	}
+	printf("], \"other_files\": %zu, \"heap\": %zu, \"stack\": %zu, \"anonymous\": %zu, \"functions\": %zu, "
+	       "\"timeline\": [", s->other_files, s->heap, s->stack, s->anonymous, s->functions);
+	for (i = 0; i < TIMELINE_STEPS; i++)
+		printf("%s%zu", i ? ", " : "", s->timeline[i]);
+	printf("]}");
+}
+
+/* The object of b that stands for a's i-th object: the main program (the
+   first object) for the main program, otherwise the same file name. */
+static const struct object_summary *counterpart(const struct summary *a, size_t i, const struct summary *b)
+{
+	size_t k;
+
+	if (i == 0)
+		return b->trace->object_count ? &b->objects[0] : NULL;
+	for (k = 1; k < b->trace->object_count; k++)
+		if (!strcmp(base_name(b->objects[k].object->path), base_name(a->objects[i].object->path)))
+			return &b->objects[k];
+	return NULL;
+}
+
+static void ratio(char *buf, size_t n, size_t after, size_t before)
+{
+	if (before)
+		snprintf(buf, n, "%.2fx", (double)after / before);
+	else
+		snprintf(buf, n, "-");
+}
+
+static void print_side_by_side(const struct summary *a, const struct summary *b)
+{
+	size_t i;
+	char r1[32], r2[32];
+
+	printf("before: %s: %s\nafter:  %s: %s\n", a->trace->path, a->trace->command ? a->trace->command : "?",
+	       b->trace->path, b->trace->command ? b->trace->command : "?");
+	printf("  %-40s %8s %8s %7s %8s %8s %7s\n", "object", "code", "code", "", "data", "data", "");
+	printf("  %-40s %8s %8s %7s %8s %8s %7s\n", "", "before", "after", "ratio", "before", "after", "ratio");
+	for (i = 0; i < a->trace->object_count; i++) {
+		const struct object_summary *x = &a->objects[i], *y = counterpart(a, i, b);
+		size_t yc = y ? y->code : 0, yd = y ? y->data : 0;
+
+		ratio(r1, sizeof(r1), yc, x->code);
+		ratio(r2, sizeof(r2), yd, x->data);
+		printf("  %-40s %8zu %8zu %7s %8zu %8zu %7s\n", base_name(x->object->path), x->code, yc, r1, x->data,
+		       yd, r2);
+	}
+	for (i = 1; i < b->trace->object_count; i++) {
+		size_t k;
+		bool matched = false;
+
+		for (k = 1; k < a->trace->object_count; k++)
+			if (!strcmp(base_name(a->objects[k].object->path), base_name(b->objects[i].object->path)))
+				matched = true;
+		if (!matched)
+			printf("  %-40s %8s %8zu %7s %8s %8zu %7s\n", base_name(b->objects[i].object->path), "-",
+			       b->objects[i].code, "-", "-", b->objects[i].data, "-");
+	}
+	printf("  heap %zu -> %zu, stack %zu -> %zu, other anonymous %zu -> %zu, functions %zu -> %zu\n", a->heap,
+	       b->heap, a->stack, b->stack, a->anonymous, b->anonymous, a->functions, b->functions);
+}
+
+int main(int argc, char **argv)
+{
+	struct pagein_trace traces[2];
+	struct summary summaries[2];
+	const char *files[2];
+	int i, count = 0;
+	bool json = false, timeline = false;
+
+	progname = "pagein-report";
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--help")) {
+			fputs(usage_text, stdout);
+			stdout_close_or_die();
+			return EXIT_OK;
+		} else if (!strcmp(a, "--format=json")) {
+			json = true;
+		} else if (!strcmp(a, "--format=text")) {
+			json = false;
+		} else if (!strcmp(a, "--timeline")) {
+			timeline = true;
+		} else if (!strcmp(a, "--") && i + 1 < argc) {
+			for (i++; i < argc && count < 3; i++)
+				files[count < 2 ? count : 1] = argv[i], count++;
+			break;
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "%s: unrecognized option '%s'\n%s", progname, a, usage_text);
+			return EXIT_USAGE;
+		} else {
+			if (count < 2)
+				files[count] = a;
+			count++;
+		}
+	}
+	if (count < 1 || count > 2) {
+		fprintf(stderr, "%s: give one trace, or two to compare\n%s", progname, usage_text);
+		return EXIT_USAGE;
+	}
+	for (i = 0; i < count; i++) {
+		char *why;
+
+		if (pagein_trace_read(files[i], &traces[i], &why) < 0) {
+			error("%s: %s", files[i], why);
+			return EXIT_INPUT;
+		}
+		summarize(&traces[i], &summaries[i]);
+	}
+	if (json) {
+		printf("{\"traces\": [");
+		for (i = 0; i < count; i++) {
+			if (i)
+				printf(", ");
+			print_json(&summaries[i]);
+		}
+		printf("]}\n");
+	} else if (count == 1) {
+		print_text(&summaries[0], timeline);
+	} else {
+		print_side_by_side(&summaries[0], &summaries[1]);
+		if (timeline) {
+			print_text(&summaries[0], true);
+			print_text(&summaries[1], true);
+		}
+	}
+	stdout_close_or_die();
+	return EXIT_OK;
+}

@@ -1,0 +1,42 @@
+# Helpers for the pagein tests (sourced after lib.sh).
+PAGEIN=$TOP/pagein/pagein
+
+need_pagein() {
+	need valgrind gcc nm
+	[[ -x $TOP/pagein/pagein-amd64-linux && -x $TOP/pagein/pagein-report ]] ||
+		fail "pagein is not built (run make)"
+}
+
+# base_of TRACE PATH: the load base the trace's object table gives PATH.
+base_of() {
+	awk -v p="$2" '$1 == "#" && $2 == "object" && $3 == p { print $7; exit }' "$1"
+}
+
+# records TRACE KIND: "ADDRESS SYMBOL" of every record of that kind, in order.
+records() {
+	awk -v k="$2" '$1 !~ /^#/ && $3 == k { sym = $6; print $2, sym }' "$1"
+}
+
+# page_of_symbol FILE SYMBOL: the page offset (hex) of SYMBOL in FILE, per nm.
+page_of_symbol() {
+	local v
+	v=$(nm "$1" | awk -v s="$2" '$3 == s { print $1; exit }')
+	[[ -n $v ]] || fail "nm finds no '$2' in $1"
+	printf '0x%x\n' $(( 0x$v & ~0xfff ))
+}
+
+# relative TRACE PATH KIND: record addresses of KIND relative to PATH's base,
+# with their symbols, for the records inside PATH's segments.
+relative() {
+	local base
+	base=$(base_of "$1" "$2")
+	[[ -n $base ]] || fail "$1 has no object line for $2"
+	awk -v k="$3" -v base="$base" -v p="$2" '
+	function hex(s,   i, c, v) { v = 0; s = tolower(substr(s, 3)); for (i = 1; i <= length(s); i++) { c = index("0123456789abcdef", substr(s, i, 1)) - 1; v = v * 16 + c } return v }
+	$1 == "#" && $2 == "segment" && $3 == p { split($4, r, "-"); lo[n] = hex(r[1]); hi[n] = hex(r[2]); n++ }
+	$1 !~ /^#/ && $3 == k {
+		a = hex($2); inside = 0
+		for (i = 0; i < n; i++) if (a < hi[i] && a + 4096 > lo[i]) inside = 1
+		if (inside) printf "0x%x %s\n", a - hex(base), $6
+	}' "$1"
+}
