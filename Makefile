@@ -55,6 +55,9 @@ demo: all
 bench-deporder: all
 	TOP='$(CURDIR)' bench/deporder/run
 
+bench-pagein: all
+	TOP='$(CURDIR)' bench/pagein/run
+
 install:: all
 	install -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(PREFIX)/share/man/man1'
 	install -m 755 $(BIN_PROGS) '$(DESTDIR)$(BINDIR)/'
@@ -63,4 +66,4 @@ install:: all
 clean::
 	rm -f $(PROGS) $(OBJS) $(OBJS:.o=.d) .flags .deps-ok
 
-.PHONY: all build check demo bench-deporder install clean FORCE
+.PHONY: all build check demo bench-deporder bench-pagein install clean FORCE
