@@ -168,22 +168,6 @@ static size_t compute_order(struct walk *w)
 	return reached;
 }
 
-static void json_string(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 static void print_json(struct walk *w, size_t reached)
 {
 	struct link *link = w->link;
@@ -195,29 +179,29 @@ static void print_json(struct walk *w, size_t reached)
 		struct unit *u = w->out_unit[i];
 
 		printf("%s\n    {\"unit\": ", i ? "," : "");
-		json_string(u->name);
+		json_print_string(u->name);
 		if (u->is_member) {
 			printf(", \"archive\": ");
-			json_string(u->input->path);
+			json_print_string(u->input->path);
 			printf(", \"member\": ");
-			json_string(u->input->archive->members[u->member].name);
+			json_print_string(u->input->archive->members[u->member].name);
 		}
 		if (w->by_section) {
 			const struct elf_section *s = &u->elf.sections[w->out_section[i]];
 
 			printf(", \"section\": ");
-			json_string(s->name);
+			json_print_string(s->name);
 			printf(", \"size\": %llu, \"align\": %llu", (unsigned long long)s->size,
 			       (unsigned long long)s->addralign);
 		}
 		printf(", \"reached\": %s", i < reached ? "true" : "false");
 		if (u->pulled_for) {
 			printf(", \"pulled_for\": ");
-			json_string(u->pulled_for);
+			json_print_string(u->pulled_for);
 		}
 		if (u->pulled_by) {
 			printf(", \"pulled_by\": ");
-			json_string(u->pulled_by->name);
+			json_print_string(u->pulled_by->name);
 		}
 		printf("}");
 	}
@@ -229,10 +213,10 @@ static void print_json(struct walk *w, size_t reached)
 		    (s->first_reference && s->first_reference->is_shared))
 			continue;
 		printf("%s\n    {\"symbol\": ", first ? "" : ",");
-		json_string(s->name);
+		json_print_string(s->name);
 		if (s->first_reference) {
 			printf(", \"referenced_by\": ");
-			json_string(s->first_reference->name);
+			json_print_string(s->first_reference->name);
 		}
 		printf("}");
 		first = false;

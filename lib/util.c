@@ -235,6 +235,22 @@ fail:
 	return -1;
 }
 
+void json_print_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
 void stdout_close_or_die(void)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {

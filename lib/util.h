@@ -64,6 +64,9 @@ bool stdout_to_temporary(const char *path);
    path; -1 with errno set (and the temporary removed) on failure. */
 int stdout_commit(const char *path);
 
+/* Prints s to stdout as a JSON string, quotes and escapes included. */
+void json_print_string(const char *s);
+
 /* Flushes stdout and dies if anything written to it failed. */
 void stdout_close_or_die(void);
 

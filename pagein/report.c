@@ -123,37 +123,21 @@ static void print_text(const struct summary *s, bool timeline)
 	}
 }
 
-static void json_string(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 static void print_json(const struct summary *s)
 {
 	const struct pagein_trace *t = s->trace;
 	size_t i;
 
 	printf("{\"file\": ");
-	json_string(t->path);
+	json_print_string(t->path);
 	printf(", \"command\": ");
-	json_string(t->command ? t->command : "");
+	json_print_string(t->command ? t->command : "");
 	printf(", \"pid\": %ld, \"page_size\": %llu, \"objects\": [", t->pid, (unsigned long long)t->page_size);
 	for (i = 0; i < t->object_count; i++) {
 		printf("%s{\"path\": ", i ? ", " : "");
-		json_string(s->objects[i].object->path);
+		json_print_string(s->objects[i].object->path);
 		printf(", \"build_id\": ");
-		json_string(s->objects[i].object->build_id);
+		json_print_string(s->objects[i].object->build_id);
 		printf(", \"base\": %llu, \"code_pages\": %zu, \"data_pages\": %zu}",
 		       (unsigned long long)s->objects[i].object->base, s->objects[i].code, s->objects[i].data);
 	}
