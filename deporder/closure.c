@@ -315,7 +315,7 @@ static struct unit *member_unit(struct link *link, struct input *in, size_t m)
 	if (ar->thin) {
 		char *path = archive_member_path(ar, am);
 
-		if (inputs_map(path, &u->map, &u->map_size, &why) < 0) {
+		if (map_file(path, &u->map, &u->map_size, &why) < 0) {
 			error("%s: thin archive member '%s': %s", in->path, path, why);
 			goto fail_path;
 		}

@@ -471,43 +471,6 @@ static char *find_library(struct link_options *opt, const char *name, bool searc
 	return search_dirs(default_dirs, default_dir_count, name, search_static);
 }
 
-static int map_file(const char *path, void **map, size_t *size, char **why)
-{
-	struct stat st;
-	int fd = open(path, O_RDONLY);
-	void *p;
-
-	if (fd < 0) {
-		*why = xasprintf("cannot open: %s", strerror(errno));
-		return -1;
-	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		*why = xstrdup(S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
-		close(fd);
-		return -1;
-	}
-	if (st.st_size == 0) {
-		*why = xstrdup("file format not recognized: the file is empty");
-		close(fd);
-		return -1;
-	}
-	/* Private and writable: libelf may convert in place; nothing reaches the file. */
-	p = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (p == MAP_FAILED) {
-		*why = xasprintf("cannot map: %s", strerror(errno));
-		return -1;
-	}
-	*map = p;
-	*size = st.st_size;
-	return 0;
-}
-
-int inputs_map(const char *path, void **map, size_t *size, char **why)
-{
-	return map_file(path, map, size, why);
-}
-
 /* Implicit linker scripts: INPUT(), GROUP(), AS_NEEDED(), SEARCH_DIR(),
    OUTPUT_FORMAT() and friends.  Only the commands that name inputs matter. */
 struct script_reader {

@@ -128,9 +128,6 @@ extern bool inputs_quiet;
 /* Opens the files of one group or script (recursively). */
 int inputs_open_children(struct input *group, struct link_options *options);
 
-/* Maps a whole file privately; returns 0, or -1 with *why set. */
-int inputs_map(const char *path, void **map, size_t *size, char **why);
-
 /* Runs GNU ld's symbol resolution and archive extraction over the inputs. */
 void closure_run(struct link *link);
 

@@ -3,6 +3,7 @@
 
 #include <gelf.h>
 #include <libelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -199,7 +200,19 @@ static int read_symbols(struct elf_object *obj, Elf *elf, uint32_t symtab, char 
 	return 0;
 }
 
+static int open_elf(struct elf_object *obj, const char *name, void *data, size_t size, char **why, bool linked);
+
 int elfobj_open(struct elf_object *obj, const char *name, void *data, size_t size, char **why)
+{
+	return open_elf(obj, name, data, size, why, false);
+}
+
+int elfobj_open_linked(struct elf_object *obj, const char *name, void *data, size_t size, char **why)
+{
+	return open_elf(obj, name, data, size, why, true);
+}
+
+static int open_elf(struct elf_object *obj, const char *name, void *data, size_t size, char **why, bool linked)
 {
 	Elf *elf;
 	GElf_Ehdr eh;
@@ -250,7 +263,11 @@ int elfobj_open(struct elf_object *obj, const char *name, void *data, size_t siz
 					 machine_name(elfobj_host_machine));
 		goto fail;
 	}
-	if (eh.e_type != ET_REL && eh.e_type != ET_DYN) {
+	if (linked && eh.e_type != ET_EXEC && eh.e_type != ET_DYN) {
+		*why = xstrdup("cannot resolve: not an executable or shared library");
+		goto fail;
+	}
+	if (!linked && eh.e_type != ET_REL && eh.e_type != ET_DYN) {
 		*why = xstrdup(eh.e_type == ET_EXEC ? "cannot link: it is an executable, not an object or shared library"
 				: "cannot link: not a relocatable object or shared library");
 		goto fail;
@@ -305,7 +322,10 @@ int elfobj_open(struct elf_object *obj, const char *name, void *data, size_t siz
 			goto fail;
 		}
 		if ((eh.e_type == ET_REL && sh.sh_type == SHT_SYMTAB) ||
-		    (eh.e_type == ET_DYN && sh.sh_type == SHT_DYNSYM))
+		    (!linked && eh.e_type == ET_DYN && sh.sh_type == SHT_DYNSYM))
+			symtab = i;
+		/* A linked image: its full symbol table, or the dynamic one. */
+		if (linked && (sh.sh_type == SHT_SYMTAB || (sh.sh_type == SHT_DYNSYM && !symtab)))
 			symtab = i;
 	}
 	for (i = 1; i < shnum; i++) {
@@ -341,7 +361,10 @@ int elfobj_open(struct elf_object *obj, const char *name, void *data, size_t siz
 		if (read_symbols(obj, elf, symtab, why) < 0)
 			goto fail;
 	}
-	if (eh.e_type == ET_REL) {
+	if (linked) {
+		if (symtab && obj->sections[symtab].type == SHT_DYNSYM)
+			read_versions(obj, elf);
+	} else if (eh.e_type == ET_REL) {
 		for (i = obj->first_global; i < obj->symbol_count; i++) {
 			if (strcmp(obj->symbols[i].name, "__gnu_lto_slim") == 0) {
 				*why = xstrdup("cannot order: LTO-only object (GIMPLE bytecode, no machine code); "
@@ -432,6 +455,38 @@ int elfobj_load_relocs(struct elf_object *obj, char **why)
 bad:
 	*why = libelf_failure("gelf_getrela");
 	return -1;
+}
+
+bool elfobj_build_id(const struct elf_object *obj, char *hex, size_t hex_size)
+{
+	size_t i;
+
+	for (i = 1; i < obj->section_count; i++) {
+		const struct elf_section *s = &obj->sections[i];
+		const unsigned char *p = obj->image + s->offset;
+		uint64_t off = 0;
+
+		if (s->type != SHT_NOTE)
+			continue;
+		while (off + 12 <= s->size) {
+			uint32_t namesz, descsz, type, k;
+
+			memcpy(&namesz, p + off, 4);
+			memcpy(&descsz, p + off + 4, 4);
+			memcpy(&type, p + off + 8, 4);
+			off += 12;
+			if (namesz > s->size || descsz > s->size || off + ((namesz + 3) & ~3u) + descsz > s->size)
+				break;
+			if (type == NT_GNU_BUILD_ID && namesz == 4 && !memcmp(p + off, "GNU", 4) &&
+			    descsz * 2 + 1 <= hex_size) {
+				for (k = 0; k < descsz; k++)
+					snprintf(hex + 2 * k, 3, "%02x", p[off + 4 + k]);
+				return true;
+			}
+			off += ((namesz + 3) & ~3u) + ((descsz + 3) & ~3u);
+		}
+	}
+	return false;
 }
 
 uint32_t elfobj_section_by_name(const struct elf_object *obj, const char *name)

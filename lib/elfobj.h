@@ -63,6 +63,13 @@ bool elfobj_is_elf(const void *data, size_t size);
    Refuses other machines and classes, executables, and LTO-only objects. */
 int elfobj_open(struct elf_object *obj, const char *name, void *data, size_t size, char **why);
 
+/* Like elfobj_open, for a linked executable or shared library whose
+   addresses are to be resolved: reads .symtab (or .dynsym without it). */
+int elfobj_open_linked(struct elf_object *obj, const char *name, void *data, size_t size, char **why);
+
+/* Writes the GNU build-id as hex into hex; false if the file has none. */
+bool elfobj_build_id(const struct elf_object *obj, char *hex, size_t hex_size);
+
 /* Reads the relocation sections into their target sections' relocs; returns
    0, or -1 with *why set. */
 int elfobj_load_relocs(struct elf_object *obj, char **why);

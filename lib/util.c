@@ -2,6 +2,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -233,6 +235,38 @@ fail:
 	free(tmp);
 	errno = saved;
 	return -1;
+}
+
+int map_file(const char *path, void **map, size_t *size, char **why)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY);
+	void *p;
+
+	if (fd < 0) {
+		*why = xasprintf("cannot open: %s", strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		*why = xstrdup(S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
+		close(fd);
+		return -1;
+	}
+	if (st.st_size == 0) {
+		*why = xstrdup("file format not recognized: the file is empty");
+		close(fd);
+		return -1;
+	}
+	/* Private and writable: libelf may convert in place; nothing reaches the file. */
+	p = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED) {
+		*why = xasprintf("cannot map: %s", strerror(errno));
+		return -1;
+	}
+	*map = p;
+	*size = st.st_size;
+	return 0;
 }
 
 void json_print_string(const char *s)

@@ -54,6 +54,10 @@ void **strmap_slot(struct strmap *map, const char *key);
 /* Frees the table, not the keys or values. */
 void strmap_free(struct strmap *map);
 
+/* Maps a whole regular, non-empty file privately (writable, nothing reaches
+   the file); returns 0, or -1 with *why set to a newly allocated message. */
+int map_file(const char *path, void **map, size_t *size, char **why);
+
 /* Writes a whole file to path through a temporary file and rename, so a
    reader never sees a partial file; returns 0, or -1 with errno set. */
 int write_file_atomic(const char *path, const void *data, size_t size);

@@ -1,0 +1,223 @@
+/* cygtrace-resolve: cygtrace files turned into first-entry records of
+   (object, section, symbol), merged across processes and runs. */
+#include "cygtrace_trace.h"
+#include "symbolize.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_text[] =
+	"usage: cygtrace-resolve [--format=text|json] [--edges] [-q] TRACE...\n"
+	"\n"
+	"Resolves the first entries recorded by the cygtrace runtime through the\n"
+	"symbol tables of the objects that ran (their build-ids must match the\n"
+	"trace) and prints, one per line, in first-entry order merged across all\n"
+	"TRACEs: RANK TIME TID OBJECT SECTION SYMBOL (TIME in ns since the first\n"
+	"record of its own trace).  Addresses with no out-of-line function body\n"
+	"(gcc calls the hook for inlined copies too) are dropped and counted.\n"
+	"With --edges: the sampled call graph instead, CALLER CALLEE COUNT, the\n"
+	"form lld's --call-graph-ordering-file reads.\n"
+	"\n"
+	"Exit status: 0 success, 1 a trace is unreadable or does not match the\n"
+	"files, 2 wrong usage.\n";
+
+struct entry {
+	uint64_t time;
+	uint32_t tid;
+	size_t order;            /* position in its trace: ties keep it */
+	const char *object, *section, *symbol;
+};
+
+static int by_time(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+struct counts {
+	size_t records, resolved, inlined, outside;
+};
+
+/* The image of the object holding address; NULL (counted) if there is no
+   file for it, and a fatal error if the file is not the one that ran. */
+static struct image *image_for(struct symbolizer *sym, const struct cygtrace_trace *t, uint64_t address,
+			       const struct trace_object **object)
+{
+	struct image *image;
+	char *why;
+
+	*object = cygtrace_object_at(t, address);
+	if (!*object || !strchr((*object)->path, '/'))
+		return NULL; /* the vDSO, or no object at all */
+	image = symbolizer_image(sym, (*object)->path, (*object)->build_id, &why);
+	if (!image)
+		fatal("%s: %s: %s", t->path, (*object)->path, why);
+	return image;
+}
+
+static void print_edges(struct symbolizer *sym, struct cygtrace_trace *traces, int count)
+{
+	struct strmap totals = { 0 };
+	char **keys = NULL;
+	size_t key_count = 0, key_capacity = 0, i;
+	int k;
+
+	for (k = 0; k < count; k++) {
+		for (i = 0; i < traces[k].edge_count; i++) {
+			const struct cygtrace_edge *e = &traces[k].edges[i];
+			const struct trace_object *caller_object, *callee_object;
+			struct image *caller_image = image_for(sym, &traces[k], e->call_site, &caller_object);
+			struct image *callee_image = image_for(sym, &traces[k], e->function, &callee_object);
+			const struct elf_symbol *caller, *callee;
+			char *key;
+			void **slot;
+
+			if (!caller_image || !callee_image)
+				continue;
+			caller = image_function_containing(caller_image, e->call_site - caller_object->base);
+			callee = image_function_at(callee_image, e->function - callee_object->base);
+			if (!caller || !callee)
+				continue;
+			key = xasprintf("%s %s", caller->name, callee->name);
+			slot = strmap_slot(&totals, key);
+			if (!*slot) {
+				*slot = xcalloc(1, sizeof(uint64_t));
+				*ARRAY_PUSH(keys, key_count, key_capacity) = key;
+			} else {
+				free(key);
+			}
+			*(uint64_t *)*slot += e->count;
+		}
+	}
+	for (i = 0; i < key_count; i++)
+		printf("%s %llu\n", keys[i], (unsigned long long)*(uint64_t *)strmap_get(&totals, keys[i]));
+}
+
+int main(int argc, char **argv)
+{
+	struct cygtrace_trace *traces;
+	struct symbolizer *sym = symbolizer_new();
+	struct entry *entries = NULL;
+	struct counts c = { 0 };
+	struct strmap seen = { 0 };
+	size_t entry_count = 0, entry_capacity = 0, i, rank = 0;
+	int k, count = 0;
+	bool json = false, edges = false, quiet = false;
+	char **files = xcalloc(argc, sizeof(char *));
+
+	progname = "cygtrace-resolve";
+	for (k = 1; k < argc; k++) {
+		const char *a = argv[k];
+
+		if (!strcmp(a, "--help")) {
+			fputs(usage_text, stdout);
+			stdout_close_or_die();
+			return EXIT_OK;
+		} else if (!strcmp(a, "--format=json")) {
+			json = true;
+		} else if (!strcmp(a, "--format=text")) {
+			json = false;
+		} else if (!strcmp(a, "--edges")) {
+			edges = true;
+		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+			quiet = true;
+		} else if (!strcmp(a, "--")) {
+			while (++k < argc)
+				files[count++] = argv[k];
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "%s: unrecognized option '%s'\n%s", progname, a, usage_text);
+			return EXIT_USAGE;
+		} else {
+			files[count++] = argv[k];
+		}
+	}
+	if (!count) {
+		fprintf(stderr, "%s: no trace given\n%s", progname, usage_text);
+		return EXIT_USAGE;
+	}
+	traces = xcalloc(count, sizeof(*traces));
+	for (k = 0; k < count; k++) {
+		char *why;
+
+		if (cygtrace_trace_read(files[k], &traces[k], &why) < 0)
+			fatal("%s: %s", files[k], why);
+		if (!traces[k].complete && !quiet)
+			warn("%s: the trace has no '# end' line: it was cut short", files[k]);
+	}
+	if (edges) {
+		print_edges(sym, traces, count);
+		stdout_close_or_die();
+		return EXIT_OK;
+	}
+	for (k = 0; k < count; k++) {
+		for (i = 0; i < traces[k].record_count; i++) {
+			const struct cygtrace_record *r = &traces[k].records[i];
+			const struct trace_object *object;
+			struct image *image = image_for(sym, &traces[k], r->function, &object);
+			const struct elf_symbol *s;
+			struct entry *e;
+
+			c.records++;
+			if (!image) {
+				c.outside++;
+				continue;
+			}
+			s = image_function_at(image, r->function - object->base);
+			if (!s) {
+				c.inlined++;
+				continue;
+			}
+			c.resolved++;
+			e = ARRAY_PUSH(entries, entry_count, entry_capacity);
+			e->time = r->time;
+			e->tid = r->tid;
+			e->order = i;
+			e->object = object->path;
+			e->section = image_section_of(image, s);
+			e->symbol = s->name;
+		}
+	}
+	if (count > 1)
+		qsort(entries, entry_count, sizeof(*entries), by_time);
+	if (json)
+		printf("{\"functions\": [");
+	for (i = 0; i < entry_count; i++) {
+		const struct entry *e = &entries[i];
+		char *key = xasprintf("%s\t%s", e->object, e->symbol);
+		void **slot = strmap_slot(&seen, key);
+
+		if (*slot) {
+			free(key);
+			continue;
+		}
+		*slot = key;
+		rank++;
+		if (json) {
+			printf("%s\n  {\"rank\": %zu, \"time\": %llu, \"tid\": %u, \"object\": ", rank > 1 ? "," : "", rank,
+			       (unsigned long long)e->time, e->tid);
+			json_print_string(e->object);
+			printf(", \"section\": ");
+			json_print_string(e->section);
+			printf(", \"symbol\": ");
+			json_print_string(e->symbol);
+			printf("}");
+		} else {
+			printf("%zu %llu %u %s %s %s\n", rank, (unsigned long long)e->time, e->tid, e->object, e->section,
+			       e->symbol);
+		}
+	}
+	if (json)
+		printf("\n], \"records\": %zu, \"resolved\": %zu, \"dropped_inlined\": %zu, \"outside_objects\": %zu}\n",
+		       c.records, c.resolved, c.inlined, c.outside);
+	if (!quiet)
+		fprintf(stderr, "%s: %d trace%s, %zu first entries: %zu resolved, %zu dropped (no out-of-line body: "
+			"inlined copies), %zu outside any object file; %zu distinct functions\n", progname, count,
+			count == 1 ? "" : "s", c.records, c.resolved, c.inlined, c.outside, rank);
+	stdout_close_or_die();
+	return EXIT_OK;
+}

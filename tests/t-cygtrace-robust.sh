@@ -1,0 +1,110 @@
+#!/bin/bash
+# The cygtrace runtime never changes the program it is loaded into: an
+# unwritable folder, exit from a signal handler, threads that never end;
+# the start-up stop point (function, time, signal); call-graph edges; and
+# cygtrace-resolve refuses a trace whose binary has changed.
+. "$TESTDIR/lib.sh"
+need gcc
+CYG=$TOP/cygtrace
+[[ -f $CYG/libcygtrace.so && -x $CYG/cygtrace-resolve ]] || fail "cygtrace is not built"
+
+cat > prog.c <<'EOF2'
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+__attribute__((noinline)) int phase1(int x) { return x + 1; }
+__attribute__((noinline)) int phase2(int x) { return x + 2; }
+__attribute__((noinline)) int phase3(int x) { return x + 3; }
+__attribute__((noinline)) void leave(int signo) { (void)signo; exit(5); }
+void *forever(void *p) { (void)p; for (;;) pause(); return NULL; }
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+	int s = phase1(1), i;
+	pthread_t t;
+
+	if (!strcmp(mode, "signal"))
+		raise(SIGUSR1);
+	if (!strcmp(mode, "sleep")) {
+		struct timespec ts = { 0, 200 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+	}
+	if (!strcmp(mode, "thread"))
+		pthread_create(&t, NULL, forever, NULL);
+	for (i = 0; i < 3; i++)
+		s += phase2(i);
+	if (!strcmp(mode, "exit-in-handler")) {
+		signal(SIGUSR2, leave);
+		raise(SIGUSR2);
+	}
+	s += phase3(s);
+	printf("%d\n", s);
+	return 3;
+}
+EOF2
+gcc -O1 -finstrument-functions -o prog prog.c -L"$CYG" -lcygtrace -Wl,-rpath,"$CYG" -lpthread || fail "cannot build prog"
+gcc -O1 -o prog-plain prog.c -lpthread || fail "cannot build prog-plain"
+./prog-plain > expected.out
+
+run() { # DIR MODE [ENV...]: runs prog, prints its exit status
+	local dir=$1 mode=$2 status=0
+	shift 2
+	mkdir -p "$dir"
+	env CYGTRACE_DIR="$PWD/$dir" "$@" ./prog $mode > "$dir.out" 2> "$dir.err" || status=$?
+	echo "$status"
+}
+functions() { "$CYG/cygtrace-resolve" -q "$1"/cygtrace.* | awk '{ print $6 }' | tr '\n' ' '; }
+
+# Plain run: status and output are the program's own.
+[[ $(run plain "") == 3 ]] || fail "the exit status changed"
+expect_same expected.out plain.out "the program's output"
+[[ $(functions plain) == "main phase1 phase2 phase3 " ]] || fail "plain: $(functions plain)"
+
+# A folder that cannot be written: the program runs as ever; one message.
+status=0
+CYGTRACE_DIR=/nonexistent/folder ./prog > nowrite.out 2> nowrite.err || status=$?
+((status == 3)) || fail "unwritable folder: status $status"
+expect_same expected.out nowrite.out "unwritable folder: the program's output"
+[[ $(wc -l < nowrite.err) -eq 1 ]] || fail "unwritable folder: expected one message, got: $(cat nowrite.err)"
+expect_grep '^cygtrace: /nonexistent/folder/cygtrace\.[0-9]+: No such file or directory; the program goes on without it$' \
+	nowrite.err "unwritable folder"
+
+# Stop points: a function, a time, a signal.  Recording ends there.
+[[ $(run stopfn "" CYGTRACE_STOP=phase2) == 3 ]] || fail "stop at phase2: status"
+[[ $(functions stopfn) == "main phase1 " ]] || fail "stop at phase2: $(functions stopfn)"
+grep -q '^# reason: stop$' stopfn/cygtrace.* || fail "stop at phase2: the reason is not stop"
+[[ $(run stoptime sleep CYGTRACE_STOP=50ms) == 3 ]] || fail "stop at 50ms: status"
+[[ $(functions stoptime) == "main phase1 " ]] || fail "stop at 50ms: $(functions stoptime)"
+[[ $(run stopsig signal CYGTRACE_STOP=SIGUSR1) == 3 ]] || fail "stop at SIGUSR1: status (the signal killed it?)"
+[[ $(functions stopsig) == "main phase1 " ]] || fail "stop at SIGUSR1: $(functions stopsig)"
+expect_empty stopsig.err "stop at SIGUSR1: stderr"
+
+# exit() from a signal handler, and a thread that never ends.
+[[ $(run handler exit-in-handler) == 5 ]] || fail "exit in a handler: status"
+[[ $(functions handler) == "main phase1 phase2 leave " ]] || fail "exit in a handler: $(functions handler)"
+[[ $(run thread thread) == 3 ]] || fail "a thread that never ends: status"
+[[ $(functions thread) == "main phase1 forever phase2 phase3 " ]] || fail "thread: $(functions thread)"
+
+# Call-graph edges: every call counted with CYGTRACE_EDGES=1.
+run edges "" CYGTRACE_EDGES=1 > /dev/null
+"$CYG/cygtrace-resolve" --edges edges/cygtrace.* | sort > edges.txt
+printf '%s\n' "main phase1 1" "main phase2 3" "main phase3 1" > want
+expect_same want edges.txt "edges"
+
+# A rebuilt binary no longer matches the trace: refused.
+sed -i 's/return x + 3;/return x + 4;/' prog.c
+gcc -O1 -finstrument-functions -o prog prog.c -L"$CYG" -lcygtrace -Wl,-rpath,"$CYG" -lpthread
+status=0
+"$CYG/cygtrace-resolve" plain/cygtrace.* > /dev/null 2> stale.err || status=$?
+((status == 1)) || fail "a stale trace: status $status"
+expect_grep 'build-id [0-9a-f]+ in the trace, [0-9a-f]+ in the file' stale.err "a stale trace"
+printf 'junk\n' > junk
+status=0
+"$CYG/cygtrace-resolve" junk > /dev/null 2> junk.err || status=$?
+((status == 1)) || fail "a foreign file: status $status"
+expect_grep "^cygtrace-resolve: junk: not a cygtrace trace" junk.err "a foreign file"
+exit 0
