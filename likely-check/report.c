@@ -1,0 +1,226 @@
+#include "report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static unsigned long long total(const struct site *s)
+{
+	return s->correct + s->incorrect;
+}
+
+static bool wrong_over(const struct site *s, double percent)
+{
+	return percent >= 0 && total(s) > 0 && (double)s->incorrect * 100.0 > percent * (double)total(s);
+}
+
+/* Constant at compile time on every run, as the kernel's profiler puts apart. */
+static bool is_constant(const struct site *s)
+{
+	return total(s) > 0 && s->constant >= total(s);
+}
+
+static int compare_location(const struct site *a, const struct site *b)
+{
+	int c = strcmp(a->file, b->file);
+
+	if (c)
+		return c;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	return strcmp(a->expression, b->expression);
+}
+
+/* Most wrong first (exact ratio), then the most executed. */
+static int compare_wrong(const void *pa, const void *pb)
+{
+	const struct site *a = *(struct site *const *)pa, *b = *(struct site *const *)pb;
+	unsigned long long ta = total(a), tb = total(b);
+	unsigned __int128 left = (unsigned __int128)a->incorrect * tb;
+	unsigned __int128 right = (unsigned __int128)b->incorrect * ta;
+
+	if (left != right)
+		return left > right ? -1 : 1;
+	if (ta != tb)
+		return ta > tb ? -1 : 1;
+	return compare_location(a, b);
+}
+
+static int compare_site_location(const void *pa, const void *pb)
+{
+	return compare_location(*(struct site *const *)pa, *(struct site *const *)pb);
+}
+
+static unsigned percent_wrong(const struct site *s)
+{
+	return total(s) ? (unsigned)(s->incorrect * 100 / total(s)) : 0;
+}
+
+static const char *state_of(const struct site *s)
+{
+	if (s->reason)
+		return "unmatched";
+	if (total(s) == 0)
+		return "never-ran";
+	return is_constant(s) ? "constant" : "ran";
+}
+
+static void print_json(struct site **sites, size_t n, const struct report_options *o,
+		       size_t failing, const struct site_table *table)
+{
+	size_t i;
+
+	printf("{\"mode\":\"%s\",\"files\":%zu,\"threshold\":", table->profile ? "profile" : "count",
+	       table->files_read);
+	if (o->threshold >= 0)
+		printf("%g", o->threshold);
+	else
+		fputs("null", stdout);
+	printf(",\"failing\":%zu,\"sites\":[", failing);
+	for (i = 0; i < n; i++) {
+		const struct site *s = sites[i];
+
+		printf("%s\n{\"file\":", i ? "," : "");
+		json_print_string(s->file);
+		printf(",\"line\":%u,\"function\":", s->line);
+		json_print_string(s->function);
+		fputs(",\"expression\":", stdout);
+		json_print_string(s->expression);
+		printf(",\"expect\":%ld,\"state\":\"%s\",\"correct\":%llu,\"incorrect\":%llu,"
+		       "\"constant\":%llu,\"percent_incorrect\":%u,\"over_threshold\":%s",
+		       s->expect, state_of(s), s->correct, s->incorrect, s->constant,
+		       percent_wrong(s), wrong_over(s, o->threshold) ? "true" : "false");
+		if (s->macro) {
+			fputs(",\"macro\":", stdout);
+			json_print_string(s->macro);
+		}
+		if (s->reason) {
+			fputs(",\"reason\":", stdout);
+			json_print_string(s->reason);
+		}
+		putchar('}');
+	}
+	puts("]}");
+}
+
+/* Width of the function column: the longest name, up to 32. */
+static int function_width;
+
+static void print_site_row(const struct site *s, const struct report_options *o)
+{
+	printf("%c %10llu %10llu %4u  %-*s %s:%u  %s (expect %ld)\n",
+	       wrong_over(s, o->threshold) ? '!' : ' ', s->correct, s->incorrect,
+	       percent_wrong(s), function_width, s->function, s->file, s->line, s->expression,
+	       s->expect);
+}
+
+/* Sums the sites of each project macro, so that a hint hidden in a macro
+   used in many places shows once as well as per expansion. */
+static void print_macros(struct site **sites, size_t n)
+{
+	struct strmap seen = { 0 };
+	char **names = NULL;
+	size_t count = 0, capacity = 0, i, j;
+
+	for (i = 0; i < n; i++) {
+		void **slot;
+
+		if (!sites[i]->macro)
+			continue;
+		slot = strmap_slot(&seen, sites[i]->macro);
+		if (!*slot) {
+			*slot = sites[i];
+			*ARRAY_PUSH(names, count, capacity) = sites[i]->macro;
+		}
+	}
+	if (count) {
+		printf("\nby macro: correct incorrect %% sites macro\n");
+		for (i = 0; i < count; i++) {
+			unsigned long long c = 0, w = 0;
+			unsigned expansions = 0;
+
+			for (j = 0; j < n; j++)
+				if (sites[j]->macro && strcmp(sites[j]->macro, names[i]) == 0) {
+					c += sites[j]->correct;
+					w += sites[j]->incorrect;
+					expansions++;
+				}
+			printf("  %10llu %10llu %4u %5u  %s\n", c, w,
+			       c + w ? (unsigned)(w * 100 / (c + w)) : 0, expansions, names[i]);
+		}
+	}
+	free(names);
+	strmap_free(&seen);
+}
+
+size_t report_print(struct site_table *table, const struct report_options *o)
+{
+	size_t n = table->count, i, failing = 0, ran = 0, never = 0, constant = 0, unmatched = 0;
+	struct site **sites = xcalloc(n, sizeof(*sites));
+
+	if (n)
+		memcpy(sites, table->sites, n * sizeof(*sites));
+	for (i = 0; i < n; i++) {
+		int width = (int)strlen(sites[i]->function);
+
+		if (width > function_width)
+			function_width = width > 32 ? 32 : width;
+		if (sites[i]->reason)
+			unmatched++;
+		else if (total(sites[i]) == 0)
+			never++;
+		else if (is_constant(sites[i]))
+			constant++;
+		else
+			ran++;
+		if (!sites[i]->reason && !is_constant(sites[i]) && wrong_over(sites[i], o->fail_over))
+			failing++;
+	}
+	qsort(sites, n, sizeof(*sites), compare_wrong);
+	if (o->format == REPORT_JSON) {
+		print_json(sites, n, o, failing, table);
+		free(sites);
+		return failing;
+	}
+	if (n == 0) {
+		printf("no __builtin_expect site in the input: the program has no hint, or its\n"
+		       "likely/unlikely macros expand to nothing (as SQLite's do)\n");
+		free(sites);
+		return 0;
+	}
+	printf("%zu hint sites: %zu ran, %zu constant, %zu never ran", n, ran, constant, never);
+	if (table->profile)
+		printf(", %zu not matched to gcov", unmatched);
+	printf("\n");
+	if (o->threshold >= 0)
+		printf("! marks sites wrong more than %g%% of the time\n", o->threshold);
+	printf("\n     correct  incorrect    %%  %-*s file:line  expression\n", function_width,
+	       "function");
+	for (i = 0; i < n; i++)
+		if (!sites[i]->reason && total(sites[i]) > 0 && !is_constant(sites[i]))
+			print_site_row(sites[i], o);
+	if (constant) {
+		printf("\nconstant at compile time:\n");
+		for (i = 0; i < n; i++)
+			if (!sites[i]->reason && is_constant(sites[i]))
+				print_site_row(sites[i], o);
+	}
+	qsort(sites, n, sizeof(*sites), compare_site_location);
+	if (never) {
+		printf("\nnever ran:\n");
+		for (i = 0; i < n; i++)
+			if (!sites[i]->reason && total(sites[i]) == 0)
+				printf("  %s %s:%u  %s (expect %ld)\n", sites[i]->function, sites[i]->file,
+				       sites[i]->line, sites[i]->expression, sites[i]->expect);
+	}
+	if (unmatched) {
+		printf("\nnot matched to gcov's branch counts:\n");
+		for (i = 0; i < n; i++)
+			if (sites[i]->reason)
+				printf("  %s %s:%u  %s: %s\n", sites[i]->function, sites[i]->file,
+				       sites[i]->line, sites[i]->expression, sites[i]->reason);
+	}
+	print_macros(sites, n);
+	free(sites);
+	return failing;
+}

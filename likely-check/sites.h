@@ -1,0 +1,57 @@
+/* sites: the table of hint sites read from counting and profile data. */
+#ifndef LIKELY_CHECK_SITES_H
+#define LIKELY_CHECK_SITES_H
+
+#include "util.h"
+
+#include <stdio.h>
+
+struct site {
+	char *file, *function, *expression;
+	char *reason;   /* profile mode: why the site has no counts, or NULL */
+	char *macro;    /* the project macro the hint was expanded from, or NULL */
+	long expect;
+	unsigned int line;
+	unsigned long long correct, incorrect, constant;
+	bool counted;   /* some input counted it (ran or not) */
+	bool paired;    /* compare: matched to a site of the other side */
+};
+
+struct site_table {
+	struct site **sites;
+	size_t count, capacity;
+	struct strmap by_key;
+	struct macro_note { char *file, *macro; unsigned int line; } *macros;
+	size_t macro_count, macro_capacity;
+	struct strmap macro_at;  /* "file-name:line" -> macro */
+	size_t files_read;
+	bool profile; /* some input came from profile mode */
+};
+
+/* Returns the site with these identifying fields, adding a zeroed one. */
+struct site *site_table_get(struct site_table *table, const char *file, unsigned int line,
+			    const char *function, const char *expression, long expect);
+
+/* Adds the counts of one data file (counting or profile mode) to the
+   table; returns 0, or -1 after printing why the file is unusable. */
+int site_table_read(struct site_table *table, const char *path);
+
+/* Records that the hint sites at file:line come from the project macro
+   described by macro ("NAME (where defined)"). */
+void site_table_note_macro(struct site_table *table, const char *file, unsigned int line,
+			   const char *macro);
+
+/* Gives each site the macro noted for its file name and line, if any. */
+void site_table_attach_macros(struct site_table *table);
+
+/* Writes the table in the data-file format (profile mode's output). */
+void site_table_write(const struct site_table *table, FILE *out);
+
+/* Returns path with "dir/.." and "./" parts removed, without asking the
+   file system (a build's and a profile's spellings of one header agree). */
+char *path_normalize(const char *path);
+
+/* Removes every blank from s in place (to compare expression spellings). */
+void squeeze_blanks(char *s);
+
+#endif
