@@ -1,0 +1,54 @@
+#!/bin/bash
+# Two workloads weighted 3:1: the profile pgo-run installs holds the same
+# counters as gcov-tool merge -w 3,1 of the same two runs done by hand, and
+# the weights show in the counts (3 x 100000 on one branch, 100000 on the other).
+. "$TESTDIR/lib.sh"
+. "$TOP/pgo-driver/test-fixtures.sh"
+
+sample_project p
+cd p
+pgo_ok ../out ../err --weight 3:'./prog 1' './prog 0'
+profile=$(echo "$PWD"/.pgo/*/profile)
+[[ -f $profile/work.gcda && -f $profile/main.gcda ]] || fail "no profile files in $profile"
+expect_grep '0 coverage-mismatch warnings, 0 missing-profile' ../out
+
+# by hand: the same instrumented build, each run into its own folder
+mkdir ../hand
+cp main.c work.c ../hand/
+cd ../hand
+gcc -O2 -fprofile-update=prefer-atomic -fprofile-generate -c main.c work.c
+gcc -fprofile-generate -o prog main.o work.o
+mkdir one zero
+GCOV_PREFIX=$PWD/one GCOV_PREFIX_STRIP=99 ./prog 1 > /dev/null
+GCOV_PREFIX=$PWD/zero GCOV_PREFIX_STRIP=99 ./prog 0 > /dev/null
+gcov-tool merge -w 3,1 -o merged one zero || fail "gcov-tool merge by hand failed"
+for f in work main; do
+	counters "merged/$f.gcda" > "$f.hand"
+	counters "$profile/$f.gcda" > "$f.tool"
+	[[ -s $f.hand ]] || fail "no counters by hand for $f"
+	expect_same "$f.hand" "$f.tool" "counters of $f.gcda (by hand vs pgo-run)"
+done
+grep -q ' 300000 100000' work.tool || { cat work.tool >&2; fail "the 3:1 weights do not show in work's counts"; }
+
+# three workloads chain two merges: 3:1:2
+cd ../p
+pgo_ok ../out3 ../err3 --weight 3:'./prog 1' './prog 0' --weight 2:'./prog 0'
+counters "$profile/work.gcda" > ../work.three
+grep -q ' 300000 300000' ../work.three || { cat ../work.three >&2; fail "3:1:2 weights: wrong counts"; }
+
+# a workload named as a script file in this folder, not executable, with a
+# quote in its name: pgo-run workload.sh runs it with sh
+printf './prog 1 > /dev/null\n' > "it's.sh"
+pgo_ok ../out4 ../err4 "it's.sh"
+expect_grep "^\[train 1/1\] sh './it'\\\\''s.sh' \(weight 1\)$" ../out4
+counters "$profile/work.gcda" > ../work.script
+grep -q ' 100000 0 *$' ../work.script || { cat ../work.script >&2; fail "the script workload's counts"; }
+
+# pgo-run merge of a profile folder made by hand, weighted 2, into the
+# profile in use (one run of ./prog 1): 1 x (1 100000 0) + 2 x (1 0 100000)
+pgo_ok ../out5 ../err5 merge --weight 2:../hand/zero
+expect_grep '^\[merge\] merged 1 folder into the profile in use$' ../out5
+counters "$profile/work.gcda" > ../work.merged
+grep -q ' 3 100000 200000 *$' ../work.merged || { cat ../work.merged >&2; fail "merge --weight 2:DIR counts"; }
+pgo_ok ../status5 ../err5 status
+expect_grep '^workload: weight 2: merged from \.\./hand/zero$' ../status5
