@@ -10,17 +10,20 @@ CYG=$TOP/cygtrace
 
 cat > prog.c <<'EOF2'
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 __attribute__((noinline)) int phase1(int x) { return x + 1; }
 __attribute__((noinline)) int phase2(int x) { return x + 2; }
 __attribute__((noinline)) int phase3(int x) { return x + 3; }
 __attribute__((noinline)) void leave(int signo) { (void)signo; exit(5); }
-void *forever(void *p) { (void)p; for (;;) pause(); return NULL; }
+static volatile int started;
+void *forever(void *p) { (void)p; started = 1; for (;;) pause(); return NULL; }
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
@@ -33,8 +36,18 @@ int main(int argc, char **argv)
 		struct timespec ts = { 0, 200 * 1000 * 1000 };
 		nanosleep(&ts, NULL);
 	}
-	if (!strcmp(mode, "thread"))
+	if (!strcmp(mode, "thread") || !strcmp(mode, "fork")) {
 		pthread_create(&t, NULL, forever, NULL);
+		while (!started)
+			sched_yield();
+	}
+	if (!strcmp(mode, "fork")) {
+		pid_t pid = fork();
+
+		if (pid == 0)
+			exit(phase3(0) == 3 ? 0 : 1);
+		waitpid(pid, NULL, 0);
+	}
 	for (i = 0; i < 3; i++)
 		s += phase2(i);
 	if (!strcmp(mode, "exit-in-handler")) {
@@ -88,6 +101,32 @@ expect_empty stopsig.err "stop at SIGUSR1: stderr"
 [[ $(functions handler) == "main phase1 phase2 leave " ]] || fail "exit in a handler: $(functions handler)"
 [[ $(run thread thread) == 3 ]] || fail "a thread that never ends: status"
 [[ $(functions thread) == "main phase1 forever phase2 phase3 " ]] || fail "thread: $(functions thread)"
+
+# fork while another thread runs: the child, with one thread left, records
+# and writes its own trace; the parent goes on.
+[[ $(run forked fork) == 3 ]] || fail "fork in a threaded program: status"
+[[ $(ls forked | wc -l) -eq 2 ]] || fail "fork in a threaded program: expected two traces: $(ls forked)"
+"$CYG/cygtrace-resolve" -q forked/cygtrace.* | awk '{ print $6 }' > merged
+printf '%s\n' main phase1 forever phase3 phase2 > want
+expect_same want merged "fork in a threaded program: the merged first entries, each once"
+
+# A full disk: the write fails, one message, no temporary file, the program
+# as ever.  (Needs a tmpfs mount: root, as CI runs.)
+mkdir full
+if mount -t tmpfs -o size=64k tmpfs full 2> /dev/null; then
+	trap 'umount "$PWD/full" 2> /dev/null' EXIT
+	dd if=/dev/zero of=full/fill bs=4k 2> /dev/null || true
+	status=0
+	CYGTRACE_DIR=$PWD/full ./prog > full.out 2> full.err || status=$?
+	((status == 3)) || fail "full disk: status $status"
+	expect_same expected.out full.out "full disk: the program's output"
+	[[ $(wc -l < full.err) -eq 1 ]] || fail "full disk: expected one message, got: $(cat full.err)"
+	expect_grep 'No space left on device; the program goes on without it$' full.err "full disk"
+	[[ $(ls full) == fill ]] || fail "full disk: left behind: $(ls full)"
+	umount full
+else
+	echo "full disk: not checked (cannot mount a tmpfs here)"
+fi
 
 # Call-graph edges: every call counted with CYGTRACE_EDGES=1.
 run edges "" CYGTRACE_EDGES=1 > /dev/null

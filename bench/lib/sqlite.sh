@@ -1,0 +1,61 @@
+# Sourced by the benchmarks that run the real SQLite shell.  Needs TOP.
+
+# sqlite_build NAME FLAGS [EXTRA...]: builds SQLite 3.44.2's shell with
+# FLAGS (and EXTRA objects or libraries after the sources) into the
+# git-ignored cache, once per NAME and flags; prints its path.
+sqlite_build() {
+	local name=$1 flags=$2 src out
+	shift 2
+	src=$("$TOP/scripts/fetch" sqlite) || return 1
+	mkdir -p "$TOP/cache/build"
+	out=$TOP/cache/build/sqlite3-$name-$(printf '%s %s' "$flags" "$*" | md5sum | cut -c1-8)
+	if [[ ! -x $out ]]; then
+		echo "building the SQLite shell: $name ($flags $*)" >&2
+		gcc $flags -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION -o "$out.tmp" \
+			"$src/shell.c" "$src/sqlite3.c" "$@" -lm || return 1
+		mv "$out.tmp" "$out"
+	fi
+	printf '%s\n' "$out"
+}
+
+# sqlite_workload SCALE: the benchmark SQL, SCALE thousand customers and ten
+# times as many orders: inserts, indexes, joins, aggregates, updates, string
+# and date functions, a transaction.
+sqlite_workload() {
+	local c=$(( $1 * 1000 )) o=$(( $1 * 10000 ))
+	cat <<SQL
+CREATE TABLE customer(id INTEGER PRIMARY KEY, name TEXT, city TEXT, since TEXT);
+CREATE TABLE orders(id INTEGER PRIMARY KEY, customer INTEGER REFERENCES customer(id), amount REAL, note TEXT);
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $c)
+INSERT INTO customer SELECT i, 'customer ' || i, CASE i % 7 WHEN 0 THEN 'Oslo' WHEN 1 THEN 'Lyon' WHEN 2 THEN 'Porto' ELSE 'Graz' END,
+  date('2020-01-01', '+' || (i % 1000) || ' days') FROM n;
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $o)
+INSERT INTO orders SELECT i, 1 + (i * 7919) % $c, (i * 37) % 1000 / 10.0, printf('order %05d', i) FROM n;
+CREATE INDEX orders_customer ON orders(customer);
+CREATE INDEX customer_city ON customer(city);
+SELECT city, count(*), round(sum(amount), 2) FROM customer JOIN orders ON orders.customer = customer.id GROUP BY city ORDER BY 3 DESC;
+SELECT name, max(amount) FROM customer JOIN orders ON orders.customer = customer.id WHERE city = 'Lyon' GROUP BY name ORDER BY 2 DESC LIMIT 5;
+BEGIN;
+UPDATE orders SET amount = amount * 1.1 WHERE customer % 3 = 0;
+DELETE FROM orders WHERE amount < 1;
+COMMIT;
+SELECT count(*), avg(amount), group_concat(DISTINCT substr(note, 1, 7)) FROM orders;
+SELECT strftime('%Y', since) AS y, count(*) FROM customer GROUP BY y;
+SELECT upper(name), length(name), instr(name, '9') FROM customer WHERE id IN (SELECT customer FROM orders ORDER BY amount DESC LIMIT 3);
+SQL
+}
+
+# median VALUES...: the median of whitespace-separated numbers.
+median() { printf '%s\n' $* | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+
+# ratio A B: A / B with two decimals.
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+
+# wall_ms COMMAND...: runs it (stdin as given), prints the wall time in ms.
+wall_ms() {
+	local t0 t1
+	t0=$(date +%s%N)
+	"$@" > /dev/null 2>&1
+	t1=$(date +%s%N)
+	echo $(( (t1 - t0) / 1000000 ))
+}
