@@ -7,22 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct trace_object *find_object(struct cygtrace_trace *t, const char *path)
-{
-	size_t i;
-
-	for (i = t->object_count; i-- > 0;)
-		if (!strcmp(t->objects[i].path, path))
-			return &t->objects[i];
-	return NULL;
-}
-
 static const char *parse_line(struct cygtrace_trace *t, char *line)
 {
-	char path[4096], build_id[256];
-	uint64_t base, start, end;
 	struct cygtrace_record r;
 	struct cygtrace_edge e;
+	int object;
 
 	if (!strncmp(line, "# command: ", 11)) {
 		free(t->command);
@@ -34,19 +23,9 @@ static const char *parse_line(struct cygtrace_trace *t, char *line)
 		t->complete = true;
 	} else if (sscanf(line, "# pid: %ld", &t->pid) == 1) {
 		;
-	} else if (sscanf(line, "# object %4095s build-id %255s base 0x%" SCNx64, path, build_id, &base) == 3) {
-		struct trace_object *o = ARRAY_PUSH(t->objects, t->object_count, t->object_capacity);
-
-		memset(o, 0, sizeof(*o));
-		o->path = xstrdup(path);
-		o->build_id = xstrdup(build_id);
-		o->base = base;
-	} else if (sscanf(line, "# segment %4095s 0x%" SCNx64 "-0x%" SCNx64, path, &start, &end) == 3) {
-		struct trace_object *o = find_object(t, path);
-
-		if (!o)
+	} else if ((object = trace_object_line(line, &t->objects, &t->object_count, &t->object_capacity)) != 0) {
+		if (object < 0)
 			return "a segment of an object not declared before it";
-		*ARRAY_PUSH(o->segments, o->segment_count, o->segment_capacity) = (struct trace_segment){ start, end };
 	} else if (line[0] == '#' || !line[0]) {
 		;
 	} else if (sscanf(line, "E 0x%" SCNx64 " 0x%" SCNx64 " %" SCNu64, &e.call_site, &e.function, &e.count) == 3) {
@@ -102,25 +81,12 @@ int cygtrace_trace_read(const char *path, struct cygtrace_trace *t, char **why)
 
 const struct trace_object *cygtrace_object_at(const struct cygtrace_trace *t, uint64_t a)
 {
-	size_t i, k;
-
-	for (i = 0; i < t->object_count; i++)
-		for (k = 0; k < t->objects[i].segment_count; k++)
-			if (a >= t->objects[i].segments[k].start && a < t->objects[i].segments[k].end)
-				return &t->objects[i];
-	return NULL;
+	return trace_object_at(t->objects, t->object_count, a, 1);
 }
 
 void cygtrace_trace_free(struct cygtrace_trace *t)
 {
-	size_t i;
-
-	for (i = 0; i < t->object_count; i++) {
-		free(t->objects[i].path);
-		free(t->objects[i].build_id);
-		free(t->objects[i].segments);
-	}
-	free(t->objects);
+	trace_objects_free(t->objects, t->object_count);
 	free(t->records);
 	free(t->edges);
 	free(t->command);

@@ -7,21 +7,61 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct trace_object *find_object(struct pagein_trace *t, const char *path)
+int trace_object_line(const char *line, struct trace_object **objects, size_t *count, size_t *capacity)
+{
+	char path[4096], build_id[256];
+	uint64_t base, start, end;
+	size_t i;
+
+	if (sscanf(line, "# object %4095s build-id %255s base 0x%" SCNx64, path, build_id, &base) == 3) {
+		struct trace_object *o = ARRAY_PUSH(*objects, *count, *capacity);
+
+		memset(o, 0, sizeof(*o));
+		o->path = xstrdup(path);
+		o->build_id = xstrdup(build_id);
+		o->base = base;
+		return 1;
+	}
+	if (sscanf(line, "# segment %4095s 0x%" SCNx64 "-0x%" SCNx64, path, &start, &end) != 3)
+		return 0;
+	for (i = *count; i-- > 0;) {
+		struct trace_object *o = &(*objects)[i];
+
+		if (!strcmp(o->path, path)) {
+			*ARRAY_PUSH(o->segments, o->segment_count, o->segment_capacity) =
+				(struct trace_segment){ start, end };
+			return 1;
+		}
+	}
+	return -1;
+}
+
+const struct trace_object *trace_object_at(const struct trace_object *objects, size_t count, uint64_t address,
+					   uint64_t size)
+{
+	size_t i, k;
+
+	for (i = 0; i < count; i++)
+		for (k = 0; k < objects[i].segment_count; k++)
+			if (address < objects[i].segments[k].end && address + size > objects[i].segments[k].start)
+				return &objects[i];
+	return NULL;
+}
+
+void trace_objects_free(struct trace_object *objects, size_t count)
 {
 	size_t i;
 
-	for (i = t->object_count; i-- > 0;)
-		if (!strcmp(t->objects[i].path, path))
-			return &t->objects[i];
-	return NULL;
+	for (i = 0; i < count; i++) {
+		free(objects[i].path);
+		free(objects[i].build_id);
+		free(objects[i].segments);
+	}
+	free(objects);
 }
 
 static int parse_header(struct pagein_trace *t, char *line)
 {
-	char path[4096], build_id[256];
-	uint64_t base, start, end;
-
 	if (!strncmp(line, "# command: ", 11)) {
 		free(t->command);
 		t->command = xstrdup(line + 11);
@@ -29,20 +69,8 @@ static int parse_header(struct pagein_trace *t, char *line)
 		;
 	} else if (sscanf(line, "# page-size: %" SCNu64, &t->page_size) == 1) {
 		;
-	} else if (sscanf(line, "# object %4095s build-id %255s base 0x%" SCNx64, path, build_id, &base) == 3) {
-		struct trace_object *o = ARRAY_PUSH(t->objects, t->object_count, t->object_capacity);
-
-		memset(o, 0, sizeof(*o));
-		o->path = xstrdup(path);
-		o->build_id = xstrdup(build_id);
-		o->base = base;
-	} else if (sscanf(line, "# segment %4095s 0x%" SCNx64 "-0x%" SCNx64, path, &start, &end) == 3) {
-		struct trace_object *o = find_object(t, path);
-
-		if (!o)
-			return -1;
-		*ARRAY_PUSH(o->segments, o->segment_count, o->segment_capacity) =
-			(struct trace_segment){ start, end };
+	} else if (trace_object_line(line, &t->objects, &t->object_count, &t->object_capacity) < 0) {
+		return -1;
 	}
 	return 0;
 }
@@ -119,32 +147,18 @@ int pagein_trace_read(const char *path, struct pagein_trace *t, char **why)
 
 const struct trace_object *pagein_trace_object_at(const struct pagein_trace *t, uint64_t address, uint64_t size)
 {
-	size_t i, k;
-
-	for (i = 0; i < t->object_count; i++) {
-		const struct trace_object *o = &t->objects[i];
-
-		for (k = 0; k < o->segment_count; k++)
-			if (address < o->segments[k].end && address + size > o->segments[k].start)
-				return o;
-	}
-	return NULL;
+	return trace_object_at(t->objects, t->object_count, address, size);
 }
 
 void pagein_trace_free(struct pagein_trace *t)
 {
 	size_t i;
 
-	for (i = 0; i < t->object_count; i++) {
-		free(t->objects[i].path);
-		free(t->objects[i].build_id);
-		free(t->objects[i].segments);
-	}
+	trace_objects_free(t->objects, t->object_count);
 	for (i = 0; i < t->record_count; i++) {
 		free(t->records[i].symbol);
 		free(t->records[i].object);
 	}
-	free(t->objects);
 	free(t->records);
 	free(t->command);
 	free(t->path);

@@ -36,6 +36,19 @@ struct pagein_trace {
 	size_t record_count, record_capacity;
 };
 
+/* Parses an object-table line ("# object PATH build-id ID base 0xB" or
+   "# segment PATH 0xS-0xE", as pagein and cygtrace write them) into
+   *objects: 1 if it was one, 0 if not, -1 for a segment of an object not
+   declared before it. */
+int trace_object_line(const char *line, struct trace_object **objects, size_t *count, size_t *capacity);
+
+/* The object whose segments share a byte with [address, address + size), or NULL. */
+const struct trace_object *trace_object_at(const struct trace_object *objects, size_t count, uint64_t address,
+					   uint64_t size);
+
+/* Frees an object table. */
+void trace_objects_free(struct trace_object *objects, size_t count);
+
 /* Reads a pagein file; returns 0, or -1 with *why set (newly allocated) when
    the file cannot be read or is not a pagein trace.  A last line without
    its newline (a run that was killed) is ignored. */

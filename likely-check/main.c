@@ -48,31 +48,6 @@ static const char usage_text[] =
 	"Exit status: 0 success, 1 a finding (--fail-over) or a failure on input,\n"
 	"2 wrong usage.\n";
 
-static void usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "%s: ", progname);
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry 'likely-check --help' for more information.\n");
-	exit(EXIT_USAGE);
-}
-
-/* Matches --name VALUE or --name=VALUE; advances *i past a separate value. */
-static const char *option_value(char **argv, int argc, int *i, const char *name)
-{
-	size_t len = strlen(name);
-	const char *arg = argv[*i];
-
-	if (strncmp(arg, name, len) != 0)
-		return NULL;
-	if (arg[len] == '=')
-		return arg + len + 1;
-	if (arg[len] != '\0')
-		return NULL;
-	if (*i + 1 >= argc)
-		usage_error("option '%s' needs an argument", name);
-	return argv[++*i];
-}
-
 static double parse_percent(const char *value)
 {
 	char *end;
