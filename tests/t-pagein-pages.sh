@@ -20,7 +20,14 @@ OWN_PAGE int f1(void) { return data_a[10]; }
 OWN_PAGE int f2(void) { data_b[20] = 5; return data_b[20]; }
 OWN_PAGE int f3(void) { return 3; }
 OWN_PAGE int f_unused(void) { return data_unused[1]; }
-OWN_PAGE int main(void) { return f3() + f1() + f2() + dso_work(1) == 0; }
+#include <stdlib.h>
+OWN_PAGE int main(void)
+{
+	volatile char *heap = malloc(64);
+
+	heap[0] = 1;
+	return f3() + f1() + f2() + dso_work(1) + heap[0] == 0;
+}
 EOF2
 gcc -O1 -fno-reorder-functions -fPIC -shared -o libdso.so dso.c || fail "cannot build libdso.so"
 gcc -O1 -fno-reorder-functions -o pages pages.c -L. -ldso -Wl,-rpath,"$PWD" || fail "cannot build pages"
@@ -70,9 +77,11 @@ for f in main f3 f1 f2; do
 done > want.txt
 expect_same want.txt got.txt "function records"
 
-# Kinds: the stack is S, and every record's kind is one of the documented.
+# Kinds: the stack is S, malloc's memory H, and every record's kind is one
+# of the documented.
 grep -v '^#' trace | awk '{ print $3 }' | sort -u > kinds.txt
 expect_grep '^S$' kinds.txt "kinds"
+expect_grep '^H$' kinds.txt "kinds"
 expect_no_grep '^[^CDHSAF]$' kinds.txt "kinds"
 
 # --code=no --data=no: functions only; --objects: only the matching object.
