@@ -137,3 +137,21 @@ char **ccdriver_link_args(char **cc_argv, int *argc_out)
 	}
 	return result;
 }
+
+char *ccdriver_linker(const char *cc)
+{
+	char *cmd = xasprintf("'%s' -print-prog-name=ld 2>/dev/null", cc), line[4096];
+	FILE *p = strchr(cc, '\'') ? NULL : popen(cmd, "r");
+	char *result = NULL;
+
+	free(cmd);
+	if (p) {
+		if (fgets(line, sizeof(line), p)) {
+			line[strcspn(line, "\n")] = '\0';
+			if (line[0])
+				result = xstrdup(line);
+		}
+		pclose(p);
+	}
+	return result ? result : xstrdup("ld");
+}

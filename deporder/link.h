@@ -90,6 +90,12 @@ struct link_options {
 	size_t lib_dir_count, lib_dir_capacity;
 };
 
+/* A unit of the order: an input section of a unit (section 0: the whole unit). */
+struct unit_section {
+	struct unit *unit;
+	uint32_t section;
+};
+
 struct link {
 	struct link_options *options;
 	char **seeds;
@@ -105,6 +111,8 @@ struct link {
 	size_t unit_count, unit_capacity;
 	struct unit **shared;       /* shared libraries whose symbols were added */
 	size_t shared_count, shared_capacity;
+	struct unit_section *hot;   /* from traces: touched first, in this order */
+	size_t hot_count, hot_capacity;
 };
 
 /* Builds the link's input tree from ld-style arguments; reports unknown
@@ -153,12 +161,29 @@ bool sections_is_unit(const struct unit *u, uint32_t section);
 
 enum output_format { FORMAT_LIST, FORMAT_MEMBERS, FORMAT_JSON };
 
+/* Maps the records of traces (pagein or cygtrace files) of a binary linked
+   with -Wl,-Map=map_path to input sections of the closure and fills
+   link->hot; reports the match rate on stderr.  object_glob picks the
+   traced object (default: the main program).  Returns 0, or EXIT_INPUT when
+   fewer than min_match of the records match (naming what went missing). */
+int trace_hot(struct link *link, char **traces, size_t trace_count, const char *map_path,
+	      const char *object_glob, double min_match);
+
+enum emit_format { EMIT_LIST, EMIT_GOLD, EMIT_LLD, EMIT_GNU_LD };
+
+/* The final order: hot sections first, then the dependency order of the
+   rest; by_section false gives whole units (section 0).  *count set. */
+struct unit_section *order_compute(struct link *link, bool by_section, size_t *count);
+
 /* Prints the units in dependency order. */
 void order_print(struct link *link, enum output_format format, bool by_section);
 
 /* Prints the chain of references that pulled in a unit or symbol; returns 0,
    or EXIT_INPUT if the name is not part of the link. */
 int order_why(struct link *link, const char *what, bool by_section);
+
+/* The linker program the compiler driver cc runs (cc -print-prog-name=ld). */
+char *ccdriver_linker(const char *cc);
 
 /* Runs the compiler driver with -### and returns its linker arguments
    (argv[0] excluded) as a NULL-terminated array; NULL after an error. */

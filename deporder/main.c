@@ -1,6 +1,7 @@
 /* deporder: the archive members (or input sections) a GNU ld link needs,
    computed as ld computes them, in dependency order. */
 #include "link.h"
+#include "../linkscripts/emit.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -10,7 +11,8 @@
 static const char usage_text[] =
 	"usage: deporder [--seed SYM]... [--granularity=object|section]\n"
 	"                [--format=list|members|json] [--why UNIT|SYM] [--keep-going]\n"
-	"                [--out FILE] [-q] [--] INPUTS...\n"
+	"                [--trace FILE --map FILE [--trace-object GLOB] [--min-match P]]\n"
+	"                [--emit=list|gnu-ld|gold|lld] [--out FILE] [-q] [--] INPUTS...\n"
 	"       deporder [options] --cc -- CC LINK-ARGS...\n"
 	"\n"
 	"Computes which object files and archive members (or, with\n"
@@ -36,6 +38,17 @@ static const char usage_text[] =
 	"  --cc                 the arguments after -- are a compiler-driver link\n"
 	"                       command; deporder asks it for its ld command (-###)\n"
 	"  --keep-going         report every bad input and go on with the rest\n"
+	"  --trace FILE         a pagein or cygtrace trace of the program linked with\n"
+	"                       -Wl,-Map=MAP (repeatable): what it touched goes first,\n"
+	"                       in first-touch order, what every trace touched before\n"
+	"                       what some did\n"
+	"  --map MAP            the link map of the traced program\n"
+	"  --trace-object GLOB  the traced object to order (default: the main program)\n"
+	"  --min-match P        refuse a trace of which less than P%% matches the link\n"
+	"                       (default 90): it is stale\n"
+	"  --emit=FORM          list (default), gnu-ld (a complete linker script for\n"
+	"                       -T), gold (--section-ordering-file), lld\n"
+	"                       (--symbol-ordering-file, also for mold)\n"
 	"  --out FILE           write to FILE (replaced only when complete)\n"
 	"  -q, --quiet          no warnings about skipped ld options\n"
 	"  --help, --version\n"
@@ -47,7 +60,11 @@ int main(int argc, char **argv)
 	struct link link = { 0 };
 	enum output_format format = FORMAT_LIST;
 	bool by_section = false, use_cc = false, quiet = false;
-	const char *why = NULL, *out = NULL, *v;
+	const char *why = NULL, *out = NULL, *v, *map = NULL, *trace_object = NULL;
+	enum emit_format emit = EMIT_LIST;
+	double min_match = 0.9;
+	char **traces = xcalloc(argc + 1, sizeof(char *)), **ld_argv = NULL, *ld_program = NULL;
+	size_t trace_count = 0;
 	char **inputs = xcalloc(argc + 1, sizeof(char *)), **seeds = xcalloc(argc + 1, sizeof(char *));
 	int input_count = 0, i, status;
 	size_t seed_count = 0;
@@ -91,6 +108,29 @@ int main(int argc, char **argv)
 			why = v;
 		} else if ((v = option_value(argv, argc, &i, "--out"))) {
 			out = v;
+		} else if ((v = option_value(argv, argc, &i, "--trace-object"))) {
+			trace_object = v;
+		} else if ((v = option_value(argv, argc, &i, "--trace"))) {
+			traces[trace_count++] = (char *)v;
+		} else if ((v = option_value(argv, argc, &i, "--map"))) {
+			map = v;
+		} else if ((v = option_value(argv, argc, &i, "--min-match"))) {
+			char *end;
+
+			min_match = strtod(v, &end) / 100;
+			if (end == v || *end || min_match < 0 || min_match > 1)
+				usage_error("--min-match: '%s' is not a percentage", v);
+		} else if ((v = option_value(argv, argc, &i, "--emit"))) {
+			if (!strcmp(v, "list"))
+				emit = EMIT_LIST;
+			else if (!strcmp(v, "gnu-ld"))
+				emit = EMIT_GNU_LD;
+			else if (!strcmp(v, "gold"))
+				emit = EMIT_GOLD;
+			else if (!strcmp(v, "lld") || !strcmp(v, "mold"))
+				emit = EMIT_LLD;
+			else
+				usage_error("--emit: '%s' is not list, gnu-ld, gold or lld", v);
 		} else if (!strcmp(arg, "--cc")) {
 			use_cc = true;
 		} else if (!strcmp(arg, "--keep-going")) {
@@ -112,11 +152,22 @@ int main(int argc, char **argv)
 		args = ccdriver_link_args(inputs, &n);
 		if (!args)
 			return EXIT_INPUT;
+		ld_program = ccdriver_linker(inputs[0]);
 		inputs = args;
 		input_count = n;
 	}
 	if (input_count == 0)
 		usage_error("%s", "no input files");
+	if (trace_count && !map)
+		usage_error("%s", "--trace needs --map, the link map of the traced program (-Wl,-Map=FILE)");
+	if (map && !trace_count)
+		usage_error("%s", "--map is for --trace");
+	if (!ld_program) {
+		const char *ld = getenv("LD");
+
+		ld_program = xstrdup(ld && *ld ? ld : "ld");
+	}
+	ld_argv = inputs;
 	inputs_quiet = quiet;
 	link.options = inputs_parse(inputs, input_count);
 	if (!link.options)
@@ -127,6 +178,10 @@ int main(int argc, char **argv)
 	if (link.status && !link.keep_going)
 		return EXIT_INPUT;
 	closure_run(&link);
+	if (trace_count) {
+		if (trace_hot(&link, traces, trace_count, map, trace_object, min_match))
+			return EXIT_INPUT;
+	}
 	if (by_section || format == FORMAT_JSON || why) {
 		if (by_section && closure_load_relocs(&link) && !link.keep_going)
 			return EXIT_INPUT;
@@ -135,9 +190,30 @@ int main(int argc, char **argv)
 	}
 	if (out && !stdout_to_temporary(out))
 		fatal("%s: cannot create: %s", out, strerror(errno));
-	if (why)
+	if (why) {
 		status = order_why(&link, why, by_section);
-	else {
+	} else if (emit != EMIT_LIST) {
+		size_t n, k;
+		struct unit_section *order = order_compute(&link, by_section, &n);
+		char *provenance = xasprintf("deporder (linkopt %s): %zu units, %zu of them from %zu trace%s; link:",
+					     LINKOPT_VERSION, n, link.hot_count, trace_count, trace_count == 1 ? "" : "s");
+
+		for (k = 0; k < trace_count; k++) {
+			char *more = xasprintf("%s%s %s", provenance, k ? "," : " traces", traces[k]);
+
+			free(provenance);
+			provenance = more;
+		}
+		for (k = 0; k < (size_t)input_count && k < 64; k++) {
+			char *more = xasprintf("%s %s", provenance, strstr(inputs[k], "*/") ? "..." : inputs[k]);
+
+			free(provenance);
+			provenance = more;
+		}
+		status = emit_order(&link, order, n, emit, ld_argv, ld_program, provenance);
+		free(order);
+		free(provenance);
+	} else {
 		order_print(&link, format, by_section);
 		status = 0;
 	}

@@ -224,6 +224,38 @@ static void print_json(struct walk *w, size_t reached)
 	printf("\n  ]\n}\n");
 }
 
+struct unit_section *order_compute(struct link *link, bool by_section, size_t *count)
+{
+	struct walk w = { .link = link, .by_section = by_section };
+	struct unit_section *out = NULL;
+	struct strmap placed = { 0 };
+	size_t n = 0, capacity = 0, i;
+
+	compute_order(&w);
+	for (i = 0; i < link->hot_count + w.count; i++) {
+		struct unit_section us = i < link->hot_count ? link->hot[i]
+				       : (struct unit_section){ w.out_unit[i - link->hot_count],
+								w.out_section[i - link->hot_count] };
+		char *key;
+		void **slot;
+
+		if (!by_section)
+			us.section = 0;
+		key = xasprintf("%p\t%u", (void *)us.unit, us.section);
+		slot = strmap_slot(&placed, key);
+		if (*slot) {
+			free(key);
+			continue;
+		}
+		*slot = key;
+		*ARRAY_PUSH(out, n, capacity) = us;
+	}
+	free(w.out_unit);
+	free(w.out_section);
+	*count = n;
+	return out;
+}
+
 void order_print(struct link *link, enum output_format format, bool by_section)
 {
 	struct walk w = { .link = link, .by_section = by_section };
@@ -233,6 +265,19 @@ void order_print(struct link *link, enum output_format format, bool by_section)
 		for (i = 0; i < link->unit_count; i++)
 			if (link->units[i]->is_member)
 				printf("%s\n", link->units[i]->name);
+		return;
+	}
+	if (link->hot_count && format == FORMAT_LIST) {
+		size_t n;
+		struct unit_section *order = order_compute(link, by_section, &n);
+
+		for (i = 0; i < n; i++) {
+			if (by_section)
+				printf("%s\t%s\n", order[i].unit->name, order[i].unit->elf.sections[order[i].section].name);
+			else
+				printf("%s\n", order[i].unit->name);
+		}
+		free(order);
 		return;
 	}
 	reached = compute_order(&w);

@@ -33,7 +33,7 @@ relative() {
 	[[ -n $base ]] || fail "$1 has no object line for $2"
 	awk -v k="$3" -v base="$base" -v p="$2" '
 	function hex(s,   i, c, v) { v = 0; s = tolower(substr(s, 3)); for (i = 1; i <= length(s); i++) { c = index("0123456789abcdef", substr(s, i, 1)) - 1; v = v * 16 + c } return v }
-	$1 == "#" && $2 == "segment" && $3 == p { split($4, r, "-"); lo[n] = hex(r[1]); hi[n] = hex(r[2]); n++ }
+	$1 == "#" && $2 == "segment" && $3 == p { split($4, r, "-"); lo[n + 0] = hex(r[1]); hi[n + 0] = hex(r[2]); n++ }
 	$1 !~ /^#/ && $3 == k {
 		a = hex($2); inside = 0
 		for (i = 0; i < n; i++) if (a < hi[i] && a + 4096 > lo[i]) inside = 1

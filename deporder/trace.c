@@ -1,0 +1,198 @@
+/* trace: records of pagein and cygtrace traces turned into input sections
+   of the closure, through the traced binary's link map: an address of the
+   binary falls in exactly one input section of one file, whatever its
+   symbols are called (static functions, .isra/.part/.constprop clones,
+   .cold parts each land in their own section). */
+#include "link.h"
+#include "ldmap.h"
+#include "cygtrace_trace.h"
+
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct touch {
+	struct unit_section us;
+	size_t traces;         /* how many traces touched it */
+	double first;          /* earliest relative position in a trace, 0..1 */
+	size_t order;          /* first seen, for ties */
+};
+
+static int by_importance(const void *a, const void *b)
+{
+	const struct touch *x = a, *y = b;
+
+	if (x->traces != y->traces)
+		return x->traces > y->traces ? -1 : 1;
+	if (x->first != y->first)
+		return x->first < y->first ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* The section of u named name with that size; 0 if none. */
+static uint32_t section_named(const struct unit *u, const char *name, uint64_t size)
+{
+	uint32_t k;
+
+	for (k = 1; k < u->elf.section_count; k++)
+		if (!u->section_discarded[k] && u->elf.sections[k].size == size && !strcmp(u->elf.sections[k].name, name))
+			return k;
+	return 0;
+}
+
+static const struct trace_object *pick_object(const struct trace_object *objects, size_t count, const char *glob)
+{
+	size_t i;
+
+	if (!glob)
+		return count ? &objects[0] : NULL;
+	for (i = 0; i < count; i++)
+		if (!fnmatch(glob, objects[i].path, 0))
+			return &objects[i];
+	return NULL;
+}
+
+int trace_hot(struct link *link, char **traces, size_t trace_count, const char *map_path, const char *object_glob,
+	      double min_match)
+{
+	struct ldmap map;
+	struct strmap units = { 0 }, touched = { 0 };
+	struct touch *touches = NULL;
+	size_t touch_count = 0, touch_capacity = 0, i, t;
+	char *why;
+	int status = 0;
+
+	if (ldmap_read(map_path, &map, &why) < 0) {
+		error("%s: %s", map_path, why);
+		return EXIT_INPUT;
+	}
+	for (i = 0; i < link->unit_count; i++)
+		*strmap_slot(&units, link->units[i]->name) = link->units[i];
+	for (t = 0; t < trace_count; t++) {
+		struct pagein_trace pt;
+		struct cygtrace_trace ct;
+		const struct trace_object *object;
+		uint64_t *addresses = NULL;
+		size_t address_count = 0, address_capacity = 0, matched = 0, outside = 0, stale = 0, k;
+		struct strmap missing = { 0 };
+		char **missing_list = NULL;
+		size_t missing_count = 0, missing_capacity = 0;
+		bool is_pagein = pagein_trace_read(traces[t], &pt, &why) == 0;
+		bool any_function = false;
+
+		if (!is_pagein) {
+			char *why2;
+
+			if (cygtrace_trace_read(traces[t], &ct, &why2) < 0) {
+				error("%s: neither a pagein nor a cygtrace trace (%s; %s)", traces[t], why, why2);
+				free(why2);
+				status = EXIT_INPUT;
+				continue;
+			}
+		}
+		free(why);
+		object = is_pagein ? pick_object(pt.objects, pt.object_count, object_glob)
+				   : pick_object(ct.objects, ct.object_count, object_glob);
+		if (!object) {
+			error("%s: no traced object%s%s", traces[t], object_glob ? " matches " : "",
+			      object_glob ? object_glob : "");
+			status = EXIT_INPUT;
+			continue;
+		}
+		/* Function first executions when the trace has them, else the
+		   instruction that first touched each code page. */
+		if (is_pagein) {
+			for (k = 0; k < pt.record_count; k++)
+				any_function |= pt.records[k].kind == 'F';
+			for (k = 0; k < pt.record_count; k++)
+				if (pt.records[k].kind == (any_function ? 'F' : 'C'))
+					*ARRAY_PUSH(addresses, address_count, address_capacity) =
+						any_function ? pt.records[k].address : pt.records[k].ip;
+		} else {
+			for (k = 0; k < ct.record_count; k++)
+				*ARRAY_PUSH(addresses, address_count, address_capacity) = ct.records[k].function;
+		}
+		for (k = 0; k < address_count; k++) {
+			const struct ldmap_section *s;
+			struct unit *u;
+			uint32_t section = 0;
+
+			if (!trace_object_at(object, 1, addresses[k], 1))
+				continue;
+			s = ldmap_find(&map, addresses[k] - object->base);
+			if (!s) {
+				outside++;
+				continue;
+			}
+			u = strmap_get(&units, s->file);
+			if (u)
+				section = section_named(u, s->name, s->size);
+			if (!u || !section) {
+				char *key = xasprintf("%s\t%s", s->file, s->name);
+				void **slot = strmap_slot(&missing, key);
+
+				stale++;
+				if (*slot)
+					free(key);
+				else
+					*slot = *ARRAY_PUSH(missing_list, missing_count, missing_capacity) = key;
+				continue;
+			}
+			matched++;
+			{
+				char *key = xasprintf("%p\t%u", (void *)u, section);
+				void **slot = strmap_slot(&touched, key);
+				struct touch *tc;
+				double position = (double)k / (address_count ? address_count : 1);
+
+				if (!*slot) {
+					tc = ARRAY_PUSH(touches, touch_count, touch_capacity);
+					tc->us = (struct unit_section){ u, section };
+					tc->traces = 0;
+					tc->first = position;
+					tc->order = touch_count;
+					*slot = (void *)(uintptr_t)touch_count; /* index + 1 */
+				} else {
+					free(key);
+					tc = &touches[(uintptr_t)*slot - 1];
+				}
+				if (tc->traces < t + 1) {
+					tc->traces++;
+					if (position < tc->first)
+						tc->first = position;
+				}
+			}
+		}
+		{
+			size_t total = matched + stale + outside;
+			double rate = total ? (double)matched / total : 0;
+
+			fprintf(stderr, "deporder: %s: %zu records of %s: %zu matched an input section of the link (%.1f%%), "
+				"%zu in sections the link no longer has or that changed size, %zu outside every input section\n",
+				traces[t], total, object->path, matched, 100 * rate, stale, outside);
+			if (!total || rate < min_match) {
+				error("%s: only %.1f%% of the trace matches this link (at least %.0f%% needed: --min-match): "
+				      "the trace or the map is stale%s", traces[t], 100 * rate, 100 * min_match,
+				      missing_count ? "; missing:" : "");
+				for (k = 0; k < missing_count && k < 10; k++)
+					fprintf(stderr, "  %s\n", missing_list[k]);
+				if (missing_count > 10)
+					fprintf(stderr, "  ... and %zu more\n", missing_count - 10);
+				status = EXIT_INPUT;
+			}
+		}
+		free(addresses);
+		if (is_pagein)
+			pagein_trace_free(&pt);
+		else
+			cygtrace_trace_free(&ct);
+	}
+	/* Used by every trace first, then by fewer; among equals, first touched first. */
+	qsort(touches, touch_count, sizeof(*touches), by_importance);
+	for (i = 0; i < touch_count; i++)
+		*ARRAY_PUSH(link->hot, link->hot_count, link->hot_capacity) = touches[i].us;
+	free(touches);
+	ldmap_free(&map);
+	return status;
+}

@@ -1,0 +1,141 @@
+#include "ldmap.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int by_address(const void *a, const void *b)
+{
+	const struct ldmap_section *x = a, *y = b;
+
+	return x->address < y->address ? -1 : x->address > y->address;
+}
+
+/* Reads "0xADDR 0xSIZE FILE" from s; false if s is not that. */
+static bool address_size_file(const char *s, uint64_t *address, uint64_t *size, const char **file)
+{
+	int used = 0;
+
+	if (sscanf(s, " 0x%" SCNx64 " 0x%" SCNx64 " %n", address, size, &used) != 2 || !used || !s[used])
+		return false;
+	*file = s + used;
+	return true;
+}
+
+static void add(struct ldmap *map, const char *name, const char *output, uint64_t address, uint64_t size,
+		const char *file)
+{
+	struct ldmap_section *s;
+	size_t len = strlen(file);
+
+	if (!size)
+		return;
+	while (len && isspace((unsigned char)file[len - 1]))
+		len--;
+	s = ARRAY_PUSH(map->sections, map->count, map->capacity);
+	s->file = xstrndup(file, len);
+	s->name = xstrdup(name);
+	s->output = xstrdup(output);
+	s->address = address;
+	s->size = size;
+}
+
+int ldmap_read(const char *path, struct ldmap *map, char **why)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL, *pending = NULL, output[512] = "";
+	size_t cap = 0;
+	ssize_t len;
+	bool in_map = false;
+
+	memset(map, 0, sizeof(*map));
+	*why = NULL;
+	if (!f) {
+		*why = xasprintf("cannot open: %s", strerror(errno));
+		return -1;
+	}
+	while ((len = getline(&line, &cap, f)) > 0) {
+		uint64_t address, size;
+		const char *file;
+		char name[4096];
+
+		if (line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (!in_map) {
+			in_map = !strncmp(line, "Linker script and memory map", 28);
+			continue;
+		}
+		if (line[0] && line[0] != ' ') {
+			/* An output section: ".text   0x... 0x..." or its name alone. */
+			if (sscanf(line, "%511s", output) != 1)
+				output[0] = '\0';
+			free(pending);
+			pending = NULL;
+			continue;
+		}
+		if (pending) {
+			if (address_size_file(line, &address, &size, &file))
+				add(map, pending, output, address, size, file);
+			free(pending);
+			pending = NULL;
+			continue;
+		}
+		/* " .text.foo   0xADDR 0xSIZE file", or " .text.foo" alone when the
+		   name is long; never "*(pattern)", "*fill*" or symbol lines. */
+		if (line[0] != ' ' || line[1] == ' ' || line[1] == '*' || !line[1])
+			continue;
+		if (sscanf(line + 1, "%4095s", name) != 1)
+			continue;
+		if (!line[1 + strlen(name)]) {
+			pending = xstrdup(name);
+			continue;
+		}
+		if (address_size_file(line + 1 + strlen(name), &address, &size, &file))
+			add(map, name, output, address, size, file);
+	}
+	free(line);
+	free(pending);
+	fclose(f);
+	if (!in_map) {
+		*why = xstrdup("not a GNU ld map file (no 'Linker script and memory map')");
+		ldmap_free(map);
+		return -1;
+	}
+	qsort(map->sections, map->count, sizeof(*map->sections), by_address);
+	return 0;
+}
+
+const struct ldmap_section *ldmap_find(const struct ldmap *map, uint64_t address)
+{
+	size_t lo = 0, hi = map->count;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		const struct ldmap_section *s = &map->sections[mid];
+
+		if (address < s->address)
+			hi = mid;
+		else if (address >= s->address + s->size)
+			lo = mid + 1;
+		else
+			return s;
+	}
+	return NULL;
+}
+
+void ldmap_free(struct ldmap *map)
+{
+	size_t i;
+
+	for (i = 0; i < map->count; i++) {
+		free(map->sections[i].file);
+		free(map->sections[i].name);
+		free(map->sections[i].output);
+	}
+	free(map->sections);
+	memset(map, 0, sizeof(*map));
+}

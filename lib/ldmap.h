@@ -1,0 +1,31 @@
+/* ldmap: the input sections a GNU ld -Map file places, with their output
+   address and size: how a traced address becomes (file, input section). */
+#ifndef LINKOPT_LDMAP_H
+#define LINKOPT_LDMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct ldmap_section {
+	char *file;            /* as ld names it: path, or archive(member) */
+	char *name;            /* input section name */
+	char *output;          /* output section it went to */
+	uint64_t address, size;
+};
+
+struct ldmap {
+	struct ldmap_section *sections; /* by address */
+	size_t count, capacity;
+};
+
+/* Reads the "Linker script and memory map" part of a map file; input
+   sections of size 0 are left out.  Returns 0, or -1 with *why set. */
+int ldmap_read(const char *path, struct ldmap *map, char **why);
+
+/* The input section holding address, or NULL. */
+const struct ldmap_section *ldmap_find(const struct ldmap *map, uint64_t address);
+
+/* Frees what ldmap_read allocated. */
+void ldmap_free(struct ldmap *map);
+
+#endif

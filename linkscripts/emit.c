@@ -1,0 +1,265 @@
+#include "emit.h"
+
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* The output section of the default script an input section goes to. */
+static const char *output_section_of(const char *name)
+{
+	static const struct { const char *prefix, *output; } rules[] = {
+		{ ".text", ".text" }, { ".rodata", ".rodata" }, { ".data.rel.ro", ".data.rel.ro" },
+		{ ".data", ".data" }, { ".bss", ".bss" }, { NULL, NULL },
+	};
+	int i;
+
+	for (i = 0; rules[i].prefix; i++) {
+		size_t n = strlen(rules[i].prefix);
+
+		if (!strncmp(name, rules[i].prefix, n) && (name[n] == '\0' || name[n] == '.'))
+			return rules[i].output;
+	}
+	return NULL;
+}
+
+/* ld's file pattern for a unit: the path, or archive:member. */
+static char *file_pattern(const struct unit *u)
+{
+	if (u->is_member && !u->input->archive->thin)
+		return xasprintf("%s:%s", u->input->path, u->input->archive->members[u->member].name);
+	return xstrdup(u->name);
+}
+
+/* The default script of the linker, for the options of this link. */
+static char *default_script(char **ld_argv, const char *ld_program)
+{
+	char **argv = NULL, *text = NULL, *start, *end;
+	size_t n = 0, capacity = 0, len = 0, text_capacity = 0;
+	int pipefd[2], status, i;
+	pid_t pid;
+	ssize_t got;
+
+	*ARRAY_PUSH(argv, n, capacity) = (char *)ld_program;
+	for (i = 0; ld_argv && ld_argv[i]; i++) {
+		const char *a = ld_argv[i];
+
+		if ((!strcmp(a, "-m") || !strcmp(a, "-z")) && ld_argv[i + 1]) {
+			*ARRAY_PUSH(argv, n, capacity) = (char *)a;
+			*ARRAY_PUSH(argv, n, capacity) = ld_argv[++i];
+		} else if (!strcmp(a, "-pie") || !strcmp(a, "--pie") || !strcmp(a, "-no-pie") || !strcmp(a, "-shared") ||
+			   !strcmp(a, "-static") || !strncmp(a, "-z", 2) || !strncmp(a, "-m", 2) || !strcmp(a, "-r") ||
+			   !strcmp(a, "--no-dynamic-linker")) {
+			*ARRAY_PUSH(argv, n, capacity) = (char *)a;
+		}
+	}
+	*ARRAY_PUSH(argv, n, capacity) = "--verbose";
+	*ARRAY_PUSH(argv, n, capacity) = NULL;
+	if (pipe(pipefd) < 0)
+		return NULL;
+	pid = fork();
+	if (pid < 0)
+		return NULL;
+	if (pid == 0) {
+		dup2(pipefd[1], 1);
+		close(pipefd[0]);
+		close(pipefd[1]);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	for (;;) {
+		grow_array(&text, &text_capacity, len + 4096, 1);
+		got = read(pipefd[0], text + len, 4095);
+		if (got <= 0)
+			break;
+		len += got;
+	}
+	close(pipefd[0]);
+	waitpid(pid, &status, 0);
+	free(argv);
+	if (!text)
+		return NULL;
+	text[len] = '\0';
+	start = strstr(text, "==================================================\n");
+	if (!start)
+		return NULL;
+	start += 51;
+	end = strstr(start, "\n==================================================");
+	if (!end)
+		return NULL;
+	*end = '\0';
+	memmove(text, start, strlen(start) + 1);
+	return text;
+}
+
+/* Where the output section statement "NAME :" of the script starts its
+   input list: the address just past its '{'; NULL if the script has none. */
+static char *output_section_body(char *script, const char *name)
+{
+	size_t n = strlen(name);
+	char *line = script;
+
+	while (line && *line) {
+		char *q = line;
+
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (!strncmp(q, name, n) && (q[n] == ' ' || q[n] == ':' || q[n] == '\t')) {
+			char *colon = q + n;
+
+			while (*colon == ' ' || *colon == '\t')
+				colon++;
+			if (*colon == ':') {
+				char *brace = strchr(colon, '{');
+
+				return brace ? brace + 1 : NULL;
+			}
+		}
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	return NULL;
+}
+
+static void print_patterns(const struct unit_section *order, size_t count, const char *output)
+{
+	size_t i;
+
+	printf("\n    /* linkopt: the ordered input sections of %s, first used first */\n", output);
+	for (i = 0; i < count; i++) {
+		const struct unit *u = order[i].unit;
+		char *file = file_pattern(u);
+
+		if (order[i].section) {
+			const char *name = u->elf.sections[order[i].section].name;
+			const char *out = output_section_of(name);
+
+			if (out && !strcmp(out, output))
+				printf("    %s(%s)\n", file, name);
+		} else if (!strcmp(output, ".text")) {
+			printf("    %s(.text .text.*)\n", file);
+		}
+		free(file);
+	}
+	printf("    /* linkopt: end */\n   ");
+}
+
+static int emit_gnu_ld(const struct unit_section *order, size_t count, char **ld_argv, const char *ld_program,
+		       const char *provenance)
+{
+	static const char *const outputs[] = { ".text", ".rodata", ".data.rel.ro", ".data", ".bss", NULL };
+	char *script = default_script(ld_argv, ld_program), *at[8], *p;
+	int o, k;
+
+	if (!script) {
+		error("%s --verbose: cannot read the linker's default script", ld_program);
+		return EXIT_INPUT;
+	}
+	for (o = 0; outputs[o]; o++) {
+		at[o] = output_section_body(script, outputs[o]);
+		if (!at[o] && !strcmp(outputs[o], ".text")) {
+			error("%s --verbose: the default script has no .text output section", ld_program);
+			free(script);
+			return EXIT_INPUT;
+		}
+	}
+	printf("/* %s */\n", provenance);
+	/* Copy the script, inserting each list at its place, in script order. */
+	p = script;
+	for (;;) {
+		int next = -1;
+
+		for (k = 0; outputs[k]; k++)
+			if (at[k] && at[k] >= p && (next < 0 || at[k] < at[next]))
+				next = k;
+		if (next < 0)
+			break;
+		fwrite(p, 1, at[next] - p, stdout);
+		print_patterns(order, count, outputs[next]);
+		p = at[next];
+		at[next] = NULL;
+	}
+	fputs(p, stdout);
+	putchar('\n');
+	free(script);
+	return 0;
+}
+
+static void emit_lld(const struct unit_section *order, size_t count, const char *provenance)
+{
+	struct strmap seen = { 0 };
+	size_t i, k;
+
+	(void)provenance; /* lld's ordering file has no comments */
+	for (i = 0; i < count; i++) {
+		const struct unit *u = order[i].unit;
+
+		for (k = u->elf.first_global ? 1 : 1; k < u->elf.symbol_count; k++) {
+			const struct elf_symbol *s = &u->elf.symbols[k];
+			void **slot;
+
+			if ((s->type != STT_FUNC && s->type != STT_OBJECT) || !s->name[0] || s->shndx == SHN_UNDEF ||
+			    s->shndx >= SHN_LORESERVE || u->section_discarded[s->shndx])
+				continue;
+			if (order[i].section ? s->shndx != order[i].section
+					     : !(u->elf.sections[s->shndx].flags & SHF_EXECINSTR))
+				continue;
+			slot = strmap_slot(&seen, s->name);
+			if (*slot)
+				continue;
+			*slot = (void *)1;
+			printf("%s\n", s->name);
+		}
+	}
+	strmap_free(&seen);
+}
+
+static int emit_gold(const struct unit_section *order, size_t count)
+{
+	struct strmap seen = { 0 };
+	size_t i;
+
+	for (i = 0; i < count; i++) {
+		const char *name;
+		void **slot;
+
+		if (!order[i].section) {
+			error("gold orders input sections by name: use --granularity=section");
+			return EXIT_USAGE;
+		}
+		name = order[i].unit->elf.sections[order[i].section].name;
+		slot = strmap_slot(&seen, name);
+		if (*slot)
+			continue;
+		*slot = (void *)1;
+		printf("%s\n", name);
+	}
+	strmap_free(&seen);
+	return 0;
+}
+
+int emit_order(struct link *link, const struct unit_section *order, size_t count, enum emit_format format,
+	       char **ld_argv, const char *ld_program, const char *provenance)
+{
+	size_t i;
+
+	(void)link;
+	switch (format) {
+	case EMIT_GNU_LD:
+		return emit_gnu_ld(order, count, ld_argv, ld_program, provenance);
+	case EMIT_LLD:
+		emit_lld(order, count, provenance);
+		return 0;
+	case EMIT_GOLD:
+		return emit_gold(order, count);
+	case EMIT_LIST:
+		for (i = 0; i < count; i++)
+			printf("%s\n", order[i].unit->name);
+		return 0;
+	}
+	return 0;
+}

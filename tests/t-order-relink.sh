@@ -1,0 +1,95 @@
+#!/bin/bash
+# Trace, order, relink: a program's functions are scattered over many pages;
+# pagein traces its start-up; deporder --trace maps every record through the
+# link map to an input section and emits the order for GNU ld (a complete
+# linker script), gold and lld.  Each relinked program runs as before, its
+# start-up functions come first in first-touch order, and the start-up
+# touches fewer code pages.  A clone (.constprop) maps to its own section; a
+# stale trace is refused.
+. "$TESTDIR/lib.sh"
+. "$TESTDIR/pagein-lib.sh"
+need_pagein
+need ld.gold ld.lld
+
+# 24 functions of about 3 KiB each; start-up runs f3, f17, f9, f21, f5 and
+# a clone of g; the rest run only with an argument.
+{
+	echo '#include <stdio.h>'
+	echo '#include <string.h>'
+	for i in $(seq 0 23); do
+		printf '__attribute__((noinline)) int f%d(int x)\n{\n\tvolatile int a[64];\n' "$i"
+		printf '\tfor (int k = 0; k < 64; k++)\n\t\ta[k] = x * %d + k;\n' "$((i + 3))"
+		for j in $(seq 1 90); do printf '\tx = x * %d + a[%d];\n' "$((j % 7 + 2))" "$((j % 64))"; done
+		printf '\treturn x;\n}\n'
+	done
+	cat <<'EOF2'
+static __attribute__((noinline)) int g(int x, int mode)
+{
+	if (mode == 1)
+		return x * 3 + 1;
+	return x - mode;
+}
+int main(int argc, char **argv)
+{
+	int s = f3(1) + f17(2) + f9(3) + f21(4) + f5(5) + g(argc, 1);
+	if (argc > 1 && !strcmp(argv[1], "all"))
+		for (int i = 0; i < 24; i++)
+			s += f0(i) + f1(i) + f2(i) + f4(i) + f6(i) + f7(i) + f8(i) + f10(i) + f11(i) + f12(i) +
+			     f13(i) + f14(i) + f15(i) + f16(i) + f18(i) + f19(i) + f20(i) + f22(i) + f23(i);
+	printf("%d\n", s);
+	return 0;
+}
+EOF2
+} > prog.c
+gcc -O2 -ffunction-sections -fdata-sections -c prog.c || fail "cannot compile prog.c"
+grep -q 'constprop' <(readelf -SW prog.o) || skip "gcc made no .constprop clone of g here"
+gcc -o prog-default prog.o -Wl,-Map=default.map || fail "default link"
+./prog-default > want.out
+"$PAGEIN" --granularity=function --out-file="$PWD/default.trace" -- ./prog-default > /dev/null 2>&1 ||
+	fail "pagein on the default link"
+
+code_pages() { relative "$1" "$PWD/$2" C | wc -l; }
+before=$(code_pages default.trace prog-default)
+
+deporder_emit() { # FORM OUTPUT
+	"$DEPORDER" -q --granularity=section --trace default.trace --map default.map --emit="$1" \
+		--cc -- gcc -o prog prog.o > "$2" 2> emit.err || fail "deporder --emit=$1: $(head -3 emit.err)"
+}
+deporder_emit gnu-ld order.ld
+deporder_emit gold order.gold
+deporder_emit lld order.lld
+expect_grep '^deporder: default\.trace: [0-9]+ records of .*: [0-9]+ matched an input section of the link \(100\.0%\)' \
+	emit.err "the match report"
+expect_grep '^    prog\.o\(\.text\.g\.constprop\.0\)$' order.ld "the clone's own section in the script"
+expect_grep '^\.text\.g\.constprop\.0$' order.gold "the clone in gold's file"
+expect_grep '^g\.constprop\.0$' order.lld "the clone in lld's file"
+expect_grep '^/\* deporder \(linkopt ' order.ld "the script says what it was made from"
+
+gcc -o prog-gnu prog.o -Wl,-T,order.ld || fail "link with the script"
+gcc -fuse-ld=gold -o prog-gold prog.o -Wl,--section-ordering-file,order.gold || fail "link with gold"
+gcc -fuse-ld=lld -o prog-lld prog.o -Wl,--symbol-ordering-file,order.lld || fail "link with lld"
+
+# Start-up functions first, in first-touch order, one after another.
+want_order='main f3 f17 f9 f21 f5 g.constprop.0'
+for p in prog-gnu prog-gold prog-lld; do
+	./$p > got.out && expect_same want.out got.out "$p's output"
+	nm -n $p | awk '$2 ~ /^[tT]$/ { print $3 }' |
+		grep -E '^(main|f[0-9]+|g\.constprop\.0)$' | head -7 | tr '\n' ' ' | sed 's/ $//' > got.order
+	[[ $(cat got.order) == "$want_order" ]] || fail "$p: the first functions are '$(cat got.order)', not '$want_order'"
+	"$PAGEIN" --granularity=function --out-file="$PWD/$p.trace" -- ./$p > /dev/null 2>&1 || fail "pagein on $p"
+	after=$(code_pages $p.trace $p)
+	((after < before)) || fail "$p: start-up touches $after code pages, the default link $before"
+	echo "$p: $before -> $after code pages at start-up"
+done
+
+# A stale trace: f9 changed size since the traced link.  Refused, with the
+# missing section named.
+sed -i 's/a\[k\] = x \* 12 + k;/a[k] = x * 12 + k + (x >> 3) * (k \& 1);/' prog.c
+gcc -O2 -ffunction-sections -fdata-sections -c prog.c || fail "recompile"
+status=0
+"$DEPORDER" -q --granularity=section --trace default.trace --map default.map --min-match=100 --emit=gnu-ld \
+	--cc -- gcc -o prog prog.o > stale.ld 2> stale.err || status=$?
+((status == 1)) || fail "a stale trace was not refused (status $status)"
+expect_grep 'the trace or the map is stale; missing:' stale.err "stale trace"
+expect_grep '^  prog\.o	\.text\.f9$' stale.err "the changed section named"
+exit 0
