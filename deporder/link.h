@@ -113,6 +113,7 @@ struct link {
 	size_t shared_count, shared_capacity;
 	struct unit_section *hot;   /* from traces: touched first, in this order */
 	size_t hot_count, hot_capacity;
+	uint64_t text_start;        /* where .text began in the traced link */
 };
 
 /* Builds the link's input tree from ld-style arguments; reports unknown
@@ -168,6 +169,12 @@ enum output_format { FORMAT_LIST, FORMAT_MEMBERS, FORMAT_JSON };
    fewer than min_match of the records match (naming what went missing). */
 int trace_hot(struct link *link, char **traces, size_t trace_count, const char *map_path,
 	      const char *object_glob, double min_match);
+
+/* Page packing of the hot code: walking the hot sections bound for .text
+   in order from where .text started in the traced link, a section smaller
+   than a page that would cross a page boundary waits while later hot
+   sections that fit in what is left of the page go first. */
+void trace_pack(struct link *link, uint64_t page_size);
 
 enum emit_format { EMIT_LIST, EMIT_GOLD, EMIT_LLD, EMIT_GNU_LD };
 

@@ -44,6 +44,9 @@ static const char usage_text[] =
 	"                       what some did\n"
 	"  --map MAP            the link map of the traced program\n"
 	"  --trace-object GLOB  the traced object to order (default: the main program)\n"
+	"  --page-size N        pack the hot code so that no section smaller than a\n"
+	"                       page crosses a page boundary while a later hot section\n"
+	"                       could fill the gap (default 4096; 0: no packing)\n"
 	"  --min-match P        refuse a trace of which less than P%% matches the link\n"
 	"                       (default 90): it is stale\n"
 	"  --emit=FORM          list (default), gnu-ld (a complete linker script for\n"
@@ -63,6 +66,7 @@ int main(int argc, char **argv)
 	const char *why = NULL, *out = NULL, *v, *map = NULL, *trace_object = NULL;
 	enum emit_format emit = EMIT_LIST;
 	double min_match = 0.9;
+	unsigned long page_size = 4096;
 	char **traces = xcalloc(argc + 1, sizeof(char *)), **ld_argv = NULL, *ld_program = NULL;
 	size_t trace_count = 0;
 	char **inputs = xcalloc(argc + 1, sizeof(char *)), **seeds = xcalloc(argc + 1, sizeof(char *));
@@ -114,6 +118,12 @@ int main(int argc, char **argv)
 			traces[trace_count++] = (char *)v;
 		} else if ((v = option_value(argv, argc, &i, "--map"))) {
 			map = v;
+		} else if ((v = option_value(argv, argc, &i, "--page-size"))) {
+			char *end;
+
+			page_size = strtoul(v, &end, 10);
+			if (end == v || *end || (page_size && (page_size < 256 || (page_size & (page_size - 1)))))
+				usage_error("--page-size: '%s' is not 0 or a power of two of at least 256", v);
 		} else if ((v = option_value(argv, argc, &i, "--min-match"))) {
 			char *end;
 
@@ -181,6 +191,7 @@ int main(int argc, char **argv)
 	if (trace_count) {
 		if (trace_hot(&link, traces, trace_count, map, trace_object, min_match))
 			return EXIT_INPUT;
+		trace_pack(&link, page_size);
 	}
 	if (by_section || format == FORMAT_JSON || why) {
 		if (by_section && closure_load_relocs(&link) && !link.keep_going)

@@ -7,6 +7,7 @@
 #include "ldmap.h"
 #include "cygtrace_trace.h"
 
+#include <elf.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +70,12 @@ int trace_hot(struct link *link, char **traces, size_t trace_count, const char *
 	}
 	for (i = 0; i < link->unit_count; i++)
 		*strmap_slot(&units, link->units[i]->name) = link->units[i];
+	link->text_start = UINT64_MAX;
+	for (i = 0; i < map.count; i++)
+		if (!strcmp(map.sections[i].output, ".text") && map.sections[i].address < link->text_start)
+			link->text_start = map.sections[i].address;
+	if (link->text_start == UINT64_MAX)
+		link->text_start = 0;
 	for (t = 0; t < trace_count; t++) {
 		struct pagein_trace pt;
 		struct cygtrace_trace ct;
@@ -195,4 +202,67 @@ int trace_hot(struct link *link, char **traces, size_t trace_count, const char *
 	free(touches);
 	ldmap_free(&map);
 	return status;
+}
+
+static bool bound_for_text(const struct unit_section *us)
+{
+	const struct elf_section *s = &us->unit->elf.sections[us->section];
+
+	return us->section && (s->flags & SHF_EXECINSTR) && !strncmp(s->name, ".text", 5);
+}
+
+static uint64_t align_up(uint64_t v, uint64_t a)
+{
+	return a > 1 ? (v + a - 1) / a * a : v;
+}
+
+void trace_pack(struct link *link, uint64_t page_size)
+{
+	struct unit_section *out = xcalloc(link->hot_count ? link->hot_count : 1, sizeof(*out));
+	bool *placed = xcalloc(link->hot_count ? link->hot_count : 1, sizeof(bool));
+	uint64_t pos = link->text_start;
+	size_t i, k, n = 0;
+
+	if (!page_size)
+		return;
+	for (i = 0; i < link->hot_count; i++) {
+		const struct unit_section *us = &link->hot[i];
+		const struct elf_section *s;
+		uint64_t start;
+
+		if (placed[i])
+			continue;
+		if (!bound_for_text(us)) {
+			out[n++] = *us;
+			placed[i] = true;
+			continue;
+		}
+		s = &us->unit->elf.sections[us->section];
+		start = align_up(pos, s->addralign);
+		if (s->size < page_size && start / page_size != (start + s->size - 1) / page_size) {
+			/* Fill the rest of this page with later hot sections that fit. */
+			for (k = i + 1; k < link->hot_count; k++) {
+				const struct elf_section *f;
+				uint64_t fstart;
+
+				if (placed[k] || !bound_for_text(&link->hot[k]))
+					continue;
+				f = &link->hot[k].unit->elf.sections[link->hot[k].section];
+				fstart = align_up(pos, f->addralign);
+				if (fstart / page_size == (fstart + f->size - 1) / page_size &&
+				    fstart / page_size == pos / page_size) {
+					out[n++] = link->hot[k];
+					placed[k] = true;
+					pos = fstart + f->size;
+				}
+			}
+			start = align_up(pos, s->addralign);
+		}
+		out[n++] = *us;
+		placed[i] = true;
+		pos = start + s->size;
+	}
+	memcpy(link->hot, out, n * sizeof(*out));
+	free(out);
+	free(placed);
 }
