@@ -52,7 +52,7 @@ code_pages() { relative "$1" "$PWD/$2" C | wc -l; }
 before=$(code_pages default.trace prog-default)
 
 deporder_emit() { # FORM OUTPUT
-	"$DEPORDER" -q --granularity=section --trace default.trace --map default.map --emit="$1" \
+	"$DEPORDER" -q --granularity=section --page-size=0 --trace default.trace --map default.map --emit="$1" \
 		--cc -- gcc -o prog prog.o > "$2" 2> emit.err || fail "deporder --emit=$1: $(head -3 emit.err)"
 }
 deporder_emit gnu-ld order.ld
