@@ -218,13 +218,23 @@ static uint64_t align_up(uint64_t v, uint64_t a)
 
 void trace_pack(struct link *link, uint64_t page_size)
 {
-	struct unit_section *out = xcalloc(link->hot_count ? link->hot_count : 1, sizeof(*out));
-	bool *placed = xcalloc(link->hot_count ? link->hot_count : 1, sizeof(bool));
-	uint64_t pos = link->text_start;
-	size_t i, k, n = 0;
+	struct unit_section *out;
+	bool *placed;
+	uint64_t pos = link->text_start, bytes = 0, bound_page = page_size ? page_size : 4096;
+	size_t i, k, n = 0, sections = 0;
 
+	for (i = 0; i < link->hot_count; i++)
+		if (bound_for_text(&link->hot[i])) {
+			bytes += link->hot[i].unit->elf.sections[link->hot[i].section].size;
+			sections++;
+		}
+	fprintf(stderr, "deporder: the traced code: %zu sections, %llu bytes: at least %llu pages of %llu "
+		"(the whole-function bound)\n", sections, (unsigned long long)bytes,
+		(unsigned long long)((bytes + bound_page - 1) / bound_page), (unsigned long long)bound_page);
 	if (!page_size)
 		return;
+	out = xcalloc(link->hot_count ? link->hot_count : 1, sizeof(*out));
+	placed = xcalloc(link->hot_count ? link->hot_count : 1, sizeof(bool));
 	for (i = 0; i < link->hot_count; i++) {
 		const struct unit_section *us = &link->hot[i];
 		const struct elf_section *s;
