@@ -37,7 +37,7 @@ static uint32_t section_named(const struct unit *u, const char *name, uint64_t s
 	uint32_t k;
 
 	for (k = 1; k < u->elf.section_count; k++)
-		if (!u->section_discarded[k] && u->elf.sections[k].size == size && !strcmp(u->elf.sections[k].name, name))
+		if (sections_is_unit(u, k) && u->elf.sections[k].size == size && !strcmp(u->elf.sections[k].name, name))
 			return k;
 	return 0;
 }

@@ -50,7 +50,7 @@ int ldmap_read(const char *path, struct ldmap *map, char **why)
 	char *line = NULL, *pending = NULL, output[512] = "";
 	size_t cap = 0;
 	ssize_t len;
-	bool in_map = false;
+	bool in_map = false, output_loaded = true, output_address_next = false;
 
 	memset(map, 0, sizeof(*map));
 	*why = NULL;
@@ -70,13 +70,31 @@ int ldmap_read(const char *path, struct ldmap *map, char **why)
 			continue;
 		}
 		if (line[0] && line[0] != ' ') {
-			/* An output section: ".text   0x... 0x..." or its name alone. */
+			/* An output section: ".text   0x... 0x..." or its name alone.
+			   Sections at address 0 are not loaded (.debug_*, .comment):
+			   their inputs' addresses are offsets and would collide. */
 			if (sscanf(line, "%511s", output) != 1)
 				output[0] = '\0';
+			output_loaded = true;
+			output_address_next = sscanf(line + strlen(output), " 0x%" SCNx64, &address) != 1;
+			if (!output_address_next)
+				output_loaded = address != 0;
 			free(pending);
 			pending = NULL;
 			continue;
 		}
+		if (output_address_next) {
+			/* A long output section name has its address on the next line. */
+			int used = 0;
+
+			output_address_next = false;
+			if (sscanf(line, " 0x%" SCNx64 " 0x%" SCNx64 " %n", &address, &size, &used) == 2 && !line[used]) {
+				output_loaded = address != 0;
+				continue;
+			}
+		}
+		if (!output_loaded)
+			continue;
 		if (pending) {
 			if (address_size_file(line, &address, &size, &file))
 				add(map, pending, output, address, size, file);

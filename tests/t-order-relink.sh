@@ -41,7 +41,9 @@ int main(int argc, char **argv)
 }
 EOF2
 } > prog.c
-gcc -O2 -ffunction-sections -fdata-sections -c prog.c || fail "cannot compile prog.c"
+# -g3: the map then lists debug sections (.debug_macro is large) at addresses from 0, which must not
+# be taken for code.
+gcc -O2 -g3 -ffunction-sections -fdata-sections -c prog.c || fail "cannot compile prog.c"
 grep -q 'constprop' <(readelf -SW prog.o) || skip "gcc made no .constprop clone of g here"
 gcc -o prog-default prog.o -Wl,-Map=default.map || fail "default link"
 ./prog-default > want.out
@@ -55,6 +57,14 @@ deporder_emit() { # FORM OUTPUT
 	"$DEPORDER" -q --granularity=section --page-size=0 --trace default.trace --map default.map --emit="$1" \
 		--cc -- gcc -o prog prog.o > "$2" 2> emit.err || fail "deporder --emit=$1: $(head -3 emit.err)"
 }
+# Every record lands in a loaded section: never in debugging information,
+# whose map addresses start at 0 and overlap the code's.
+"$DEPORDER" -q --granularity=section --page-size=0 --trace default.trace --map default.map \
+	--cc -- gcc -o prog prog.o > order.list 2> /dev/null || fail "deporder --trace (list)"
+expect_no_grep '	\.debug' order.list "the order"
+head -8 order.list | cut -f2 > got
+printf '%s\n' .text .text.startup.main .text.f3 .text.f17 .text.f9 .text.f21 .text.f5 .text.g.constprop.0 > want
+expect_same want got "the first sections of the order"
 deporder_emit gnu-ld order.ld
 deporder_emit gold order.gold
 deporder_emit lld order.lld
