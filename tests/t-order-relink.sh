@@ -92,6 +92,32 @@ for p in prog-gnu prog-gold prog-lld; do
 	echo "$p: $before -> $after code pages at start-up"
 done
 
+# A position-dependent executable and a shared library: the script is the
+# linker's own for each (-no-pie, -shared), and the order holds.
+gcc -no-pie -o prog-nopie-default prog.o -Wl,-Map=nopie.map || fail "-no-pie link"
+"$PAGEIN" --granularity=function --out-file="$PWD/nopie.trace" -- ./prog-nopie-default > /dev/null 2>&1
+"$DEPORDER" -q --granularity=section --page-size=0 --trace nopie.trace --map nopie.map --emit=gnu-ld \
+	--cc -- gcc -no-pie -o prog-nopie prog.o > nopie.ld 2> /dev/null || fail "deporder -no-pie"
+expect_no_grep '^/\* Script for -pie' nopie.ld "the -no-pie script"
+gcc -no-pie -o prog-nopie prog.o -Wl,-T,nopie.ld || fail "link -no-pie with the script"
+./prog-nopie > got.out && expect_same want.out got.out "prog-nopie's output"
+[[ $(nm -n prog-nopie | awk '$3 ~ /^(main|f[0-9]+|g\.constprop\.0)$/ { print $3 }' | head -7 | tr '\n' ' ') == "$want_order " ]] ||
+	fail "prog-nopie: the start-up functions are not first"
+
+sed -n 's/^int main(int argc, char \*\*argv)$/int run(int argc, char **argv)/; p' prog.c > lib.c
+printf 'int run(int, char **);\nint main(int argc, char **argv) { return run(argc, argv); }\n' > client.c
+gcc -O2 -fPIC -ffunction-sections -c lib.c && gcc -O2 -c client.c || fail "compile the library"
+gcc -shared -o libprog.so lib.o -Wl,-Map=lib.map || fail "link the library"
+gcc -o client client.o -L. -lprog -Wl,-rpath,"$PWD" || fail "link the client"
+"$PAGEIN" --granularity=function --out-file="$PWD/lib.trace" -- ./client > /dev/null 2>&1
+"$DEPORDER" -q --granularity=section --page-size=0 --trace lib.trace --map lib.map --trace-object='*/libprog.so' \
+	--emit=gnu-ld --cc -- gcc -shared -o libprog.so lib.o > lib.ld 2> lib.err || fail "deporder -shared: $(head -3 lib.err)"
+expect_grep '^/\* Script for -shared' lib.ld "the -shared script"
+gcc -shared -o libprog.so lib.o -Wl,-T,lib.ld || fail "link the library with the script"
+./client > got.out && expect_same want.out got.out "the client's output with the ordered library"
+[[ $(nm -n libprog.so | awk '$3 ~ /^(run|f[0-9]+|g\.constprop\.0)$/ { print $3 }' | head -7 | tr '\n' ' ') == "run f3 f17 f9 f21 f5 g.constprop.0 " ]] ||
+	fail "libprog.so: the start-up functions are not first: $(nm -n libprog.so | awk '$3 ~ /^(run|f[0-9]+)$/ { print $3 }' | head -7 | tr '\n' ' ')"
+
 # A stale trace: f9 changed size since the traced link.  Refused, with the
 # missing section named.
 sed -i 's/a\[k\] = x \* 12 + k;/a[k] = x * 12 + k + (x >> 3) * (k \& 1);/' prog.c
