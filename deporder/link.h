@@ -114,6 +114,7 @@ struct link {
 	struct unit_section *hot;   /* from traces: touched first, in this order */
 	size_t hot_count, hot_capacity;
 	uint64_t text_start;        /* where .text began in the traced link */
+	double match_rate;          /* the lowest share of a trace's records matched */
 };
 
 /* Builds the link's input tree from ld-style arguments; reports unknown

@@ -58,6 +58,24 @@ static const char usage_text[] =
 	"\n"
 	"Exit status: 0 success, 1 a failure on input, 2 wrong usage.\n";
 
+/* An order file about to be replaced by one that matches its traces less
+   well: say so (the first line of an emitted file records its match). */
+static void warn_if_worse(const char *path, double rate)
+{
+	FILE *f = fopen(path, "r");
+	char line[8192];
+	const char *m;
+	double old;
+
+	if (!f)
+		return;
+	if (fgets(line, sizeof(line), f) && (m = strstr(line, ", matched ")) && sscanf(m, ", matched %lf%%", &old) == 1 &&
+	    old > 100 * rate + 0.05)
+		warn("%s: replacing an order that matched %.1f%% of its traces with one that matches %.1f%%", path, old,
+		     100 * rate);
+	fclose(f);
+}
+
 int main(int argc, char **argv)
 {
 	struct link link = { 0 };
@@ -199,6 +217,8 @@ int main(int argc, char **argv)
 		if (by_section)
 			sections_mark(&link);
 	}
+	if (out && trace_count)
+		warn_if_worse(out, link.match_rate);
 	if (out && !stdout_to_temporary(out))
 		fatal("%s: cannot create: %s", out, strerror(errno));
 	if (why) {
@@ -206,8 +226,11 @@ int main(int argc, char **argv)
 	} else if (emit != EMIT_LIST) {
 		size_t n, k;
 		struct unit_section *order = order_compute(&link, by_section, &n);
-		char *provenance = xasprintf("deporder (linkopt %s): %zu units, %zu of them from %zu trace%s; link:",
-					     LINKOPT_VERSION, n, link.hot_count, trace_count, trace_count == 1 ? "" : "s");
+		char *provenance = trace_count
+			? xasprintf("deporder (linkopt %s): %zu units, %zu of them from %zu trace%s, matched %.1f%%; link:",
+				    LINKOPT_VERSION, n, link.hot_count, trace_count, trace_count == 1 ? "" : "s",
+				    100 * link.match_rate)
+			: xasprintf("deporder (linkopt %s): %zu units in dependency order; link:", LINKOPT_VERSION, n);
 
 		for (k = 0; k < trace_count; k++) {
 			char *more = xasprintf("%s%s %s", provenance, k ? "," : " traces", traces[k]);

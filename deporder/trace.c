@@ -70,6 +70,7 @@ int trace_hot(struct link *link, char **traces, size_t trace_count, const char *
 	}
 	for (i = 0; i < link->unit_count; i++)
 		*strmap_slot(&units, link->units[i]->name) = link->units[i];
+	link->match_rate = 1;
 	link->text_start = UINT64_MAX;
 	for (i = 0; i < map.count; i++)
 		if (!strcmp(map.sections[i].output, ".text") && map.sections[i].address < link->text_start)
@@ -175,6 +176,8 @@ int trace_hot(struct link *link, char **traces, size_t trace_count, const char *
 			size_t total = matched + stale + outside;
 			double rate = total ? (double)matched / total : 0;
 
+			if (rate < link->match_rate)
+				link->match_rate = rate;
 			fprintf(stderr, "deporder: %s: %zu records of %s: %zu matched an input section of the link (%.1f%%), "
 				"%zu in sections the link no longer has or that changed size, %zu outside every input section\n",
 				traces[t], total, object->path, matched, 100 * rate, stale, outside);

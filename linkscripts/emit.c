@@ -194,7 +194,7 @@ static void emit_lld(const struct unit_section *order, size_t count, const char 
 	struct strmap seen = { 0 };
 	size_t i, k;
 
-	(void)provenance; /* lld's ordering file has no comments */
+	printf("# %s\n", provenance);
 	for (i = 0; i < count; i++) {
 		const struct unit *u = order[i].unit;
 
@@ -218,11 +218,12 @@ static void emit_lld(const struct unit_section *order, size_t count, const char 
 	strmap_free(&seen);
 }
 
-static int emit_gold(const struct unit_section *order, size_t count)
+static int emit_gold(const struct unit_section *order, size_t count, const char *provenance)
 {
 	struct strmap seen = { 0 };
 	size_t i;
 
+	printf("# %s\n", provenance);
 	for (i = 0; i < count; i++) {
 		const char *name;
 		void **slot;
@@ -255,7 +256,7 @@ int emit_order(struct link *link, const struct unit_section *order, size_t count
 		emit_lld(order, count, provenance);
 		return 0;
 	case EMIT_GOLD:
-		return emit_gold(order, count);
+		return emit_gold(order, count, provenance);
 	case EMIT_LIST:
 		for (i = 0; i < count; i++)
 			printf("%s\n", order[i].unit->name);

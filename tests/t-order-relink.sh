@@ -128,4 +128,17 @@ status=0
 ((status == 1)) || fail "a stale trace was not refused (status $status)"
 expect_grep 'the trace or the map is stale; missing:' stale.err "stale trace"
 expect_grep '^  prog\.o	\.text\.f9$' stale.err "the changed section named"
+# A refused run leaves the order file it would have replaced as it was; an
+# accepted worse one says what it replaces.
+cp order.ld order.ld.before
+status=0
+"$DEPORDER" -q --granularity=section --trace default.trace --map default.map --min-match=100 --emit=gnu-ld \
+	--out order.ld --cc -- gcc -o prog prog.o 2> /dev/null || status=$?
+((status == 1)) || fail "a refused run: status $status"
+cmp -s order.ld order.ld.before || fail "a refused run changed order.ld"
+ls order.ld.tmp* > /dev/null 2>&1 && fail "a refused run left a temporary file"
+"$DEPORDER" -q --granularity=section --trace default.trace --map default.map --min-match=50 --emit=gnu-ld \
+	--out order.ld --cc -- gcc -o prog prog.o 2> worse.err || fail "a run at --min-match=50 failed"
+expect_grep '^deporder: warning: order\.ld: replacing an order that matched 100\.0% of its traces with one that matches [0-9.]+%$' \
+	worse.err "a worse order"
 exit 0
