@@ -96,6 +96,24 @@ struct unit_section {
 	uint32_t section;
 };
 
+/* What one trace touched, kept for --evaluate: byte ranges of hot sections
+   (offsets in the section) on code pages the trace touched, and touched code
+   pages that hold no hot section (.init, .plt: they do not move). */
+struct traced_range {
+	struct unit_section us;
+	uint64_t start, end;
+};
+
+struct trace_touches {
+	char *name;
+	struct traced_range *ranges;
+	size_t range_count, range_capacity;
+	uint64_t *fixed_pages;      /* addresses of the traced link */
+	size_t fixed_count, fixed_capacity;
+	uint64_t *current;          /* code pages it touched in the traced link */
+	size_t current_count, current_capacity;
+};
+
 struct link {
 	struct link_options *options;
 	char **seeds;
@@ -115,6 +133,8 @@ struct link {
 	size_t hot_count, hot_capacity;
 	uint64_t text_start;        /* where .text began in the traced link */
 	double match_rate;          /* the lowest share of a trace's records matched */
+	struct trace_touches *touches; /* per trace, for --evaluate */
+	size_t touches_count, touches_capacity;
 };
 
 /* Builds the link's input tree from ld-style arguments; reports unknown
@@ -176,6 +196,11 @@ int trace_hot(struct link *link, char **traces, size_t trace_count, const char *
    than a page that would cross a page boundary waits while later hot
    sections that fit in what is left of the page go first. */
 void trace_pack(struct link *link, uint64_t page_size);
+
+/* Prints, per trace, the code pages it touched in the traced link and the
+   pages it would touch with the hot sections laid out in link->hot order
+   from where .text began, and the 64 KiB fault-around windows of each. */
+void trace_evaluate(struct link *link, uint64_t page_size);
 
 enum emit_format { EMIT_LIST, EMIT_GOLD, EMIT_LLD, EMIT_GNU_LD };
 

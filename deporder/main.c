@@ -47,6 +47,9 @@ static const char usage_text[] =
 	"  --page-size N        pack the hot code so that no section smaller than a\n"
 	"                       page crosses a page boundary while a later hot section\n"
 	"                       could fill the gap (default 4096; 0: no packing)\n"
+	"  --evaluate           print, per trace, the code pages it touches now and\n"
+	"                       would touch with the order, and the 64 KiB\n"
+	"                       fault-around windows of each, without relinking\n"
 	"  --min-match P        refuse a trace of which less than P%% matches the link\n"
 	"                       (default 90): it is stale\n"
 	"  --emit=FORM          list (default), gnu-ld (a complete linker script for\n"
@@ -80,7 +83,7 @@ int main(int argc, char **argv)
 {
 	struct link link = { 0 };
 	enum output_format format = FORMAT_LIST;
-	bool by_section = false, use_cc = false, quiet = false;
+	bool by_section = false, use_cc = false, quiet = false, evaluate = false;
 	const char *why = NULL, *out = NULL, *v, *map = NULL, *trace_object = NULL;
 	enum emit_format emit = EMIT_LIST;
 	double min_match = 0.9;
@@ -161,6 +164,8 @@ int main(int argc, char **argv)
 				usage_error("--emit: '%s' is not list, gnu-ld, gold or lld", v);
 		} else if (!strcmp(arg, "--cc")) {
 			use_cc = true;
+		} else if (!strcmp(arg, "--evaluate")) {
+			evaluate = true;
 		} else if (!strcmp(arg, "--keep-going")) {
 			link.keep_going = true;
 		} else if (!strcmp(arg, "-q") || !strcmp(arg, "--quiet")) {
@@ -190,6 +195,8 @@ int main(int argc, char **argv)
 		usage_error("%s", "--trace needs --map, the link map of the traced program (-Wl,-Map=FILE)");
 	if (map && !trace_count)
 		usage_error("%s", "--map is for --trace");
+	if (evaluate && (!trace_count || !by_section))
+		usage_error("%s", "--evaluate needs --trace and --granularity=section");
 	if (!ld_program) {
 		const char *ld = getenv("LD");
 
@@ -210,6 +217,11 @@ int main(int argc, char **argv)
 		if (trace_hot(&link, traces, trace_count, map, trace_object, min_match))
 			return EXIT_INPUT;
 		trace_pack(&link, page_size);
+		if (evaluate) {
+			trace_evaluate(&link, page_size);
+			stdout_close_or_die();
+			return EXIT_OK;
+		}
 	}
 	if (by_section || format == FORMAT_JSON || why) {
 		if (by_section && closure_load_relocs(&link) && !link.keep_going)

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+static bool bound_for_text(const struct unit_section *us);
+
 struct touch {
 	struct unit_section us;
 	size_t traces;         /* how many traces touched it */
@@ -54,6 +56,117 @@ static const struct trace_object *pick_object(const struct trace_object *objects
 	return NULL;
 }
 
+/* The C run-time's start-up files run at every start, partly through code
+   no trace names (crtbegin's frame_dummy and register_tm_clones): their
+   code is hot whether a trace saw it or not. */
+/* crt1.o, Scrt1.o, crti.o, crtbeginS.o, crtendS.o, crtn.o and the like. */
+static bool is_startup_file(const char *base)
+{
+	size_t n = strlen(base);
+
+	if (n < 5 || strcmp(base + n - 2, ".o"))
+		return false;
+	return !strncmp(base, "crt", 3) || ((base[0] == 'S' || base[0] == 'g' || base[0] == 'r') && !strncmp(base + 1, "crt", 3));
+}
+
+static void add_startup_files(struct link *link, struct strmap *touched)
+{
+	size_t i;
+	uint32_t k;
+
+	for (i = 0; i < link->unit_count; i++) {
+		struct unit *u = link->units[i];
+		const char *base = strrchr(u->name, '/');
+
+		base = base ? base + 1 : u->name;
+		if (u->is_member || !is_startup_file(base))
+			continue;
+		for (k = 1; k < u->elf.section_count; k++) {
+			struct unit_section us = { u, k };
+			char *key;
+
+			if (!sections_is_unit(u, k) || !bound_for_text(&us))
+				continue;
+			key = xasprintf("%p\t%u", (void *)u, k);
+			if (strmap_get(touched, key)) {
+				free(key);
+				continue;
+			}
+			*strmap_slot(touched, key) = (void *)1;
+			*ARRAY_PUSH(link->hot, link->hot_count, link->hot_capacity) = us;
+		}
+	}
+}
+
+/* The code pages a pagein trace touched in the object, cut into the byte
+   ranges of the sections on them that the trace entered (function records)
+   or, without function records, of every section on them. */
+static void collect_touches(struct link *link, const char *name, const struct pagein_trace *pt,
+			    const struct trace_object *object, const struct ldmap *map, struct strmap *units)
+{
+	struct trace_touches *tt;
+	struct strmap entered = { 0 };
+	bool any_function = false;
+	size_t k, i;
+	uint64_t page = pt->page_size ? pt->page_size : 4096;
+
+	tt = ARRAY_PUSH(link->touches, link->touches_count, link->touches_capacity);
+	memset(tt, 0, sizeof(*tt));
+	tt->name = xstrdup(name);
+	for (k = 0; k < pt->record_count; k++) {
+		const struct trace_record *r = &pt->records[k];
+		const struct ldmap_section *s;
+
+		if ((r->kind != 'F' && r->kind != 'C') || !trace_object_at(object, 1, r->ip, 1))
+			continue;
+		any_function |= r->kind == 'F';
+		s = ldmap_find(map, (r->kind == 'F' ? r->address : r->ip) - object->base);
+		if (s)
+			*strmap_slot(&entered, xasprintf("%s\t%s", s->file, s->name)) = (void *)1;
+	}
+	for (k = 0; k < pt->record_count; k++) {
+		const struct trace_record *r = &pt->records[k];
+		uint64_t p;
+		bool any = false;
+
+		if (r->kind != 'C' || !trace_object_at(object, 1, r->address, 1))
+			continue;
+		p = r->address - object->base;
+		*ARRAY_PUSH(tt->current, tt->current_count, tt->current_capacity) = p;
+		for (i = ldmap_index_from(map, p); i < map->count && map->sections[i].address < p + page; i++) {
+			const struct ldmap_section *s = &map->sections[i];
+			struct unit *u = strmap_get(units, s->file);
+			uint32_t section = u ? section_named(u, s->name, s->size) : 0;
+			char *key;
+			struct traced_range *tr;
+
+			if (!section || strcmp(s->output, ".text"))
+				continue;
+			if (any_function) {
+				key = xasprintf("%s\t%s", s->file, s->name);
+				if (!strmap_get(&entered, key)) {
+					free(key);
+					continue;
+				}
+				free(key);
+			}
+			tr = ARRAY_PUSH(tt->ranges, tt->range_count, tt->range_capacity);
+			tr->us = (struct unit_section){ u, section };
+			tr->start = (s->address > p ? s->address : p) - s->address;
+			tr->end = (s->address + s->size < p + page ? s->address + s->size : p + page) - s->address;
+			any = true;
+		}
+		if (!any)
+			*ARRAY_PUSH(tt->fixed_pages, tt->fixed_count, tt->fixed_capacity) = p;
+	}
+	/* .init and .fini run at every start and exit and do not move; a
+	   trace cannot tell them on a page that hot code shares. */
+	for (i = 0; i < map->count; i++)
+		if (!strcmp(map->sections[i].output, ".init") || !strcmp(map->sections[i].output, ".fini"))
+			*ARRAY_PUSH(tt->fixed_pages, tt->fixed_count, tt->fixed_capacity) = map->sections[i].address;
+	strmap_free(&entered);
+}
+
 int trace_hot(struct link *link, char **traces, size_t trace_count, const char *map_path, const char *object_glob,
 	      double min_match)
 {
@@ -87,7 +200,6 @@ int trace_hot(struct link *link, char **traces, size_t trace_count, const char *
 		char **missing_list = NULL;
 		size_t missing_count = 0, missing_capacity = 0;
 		bool is_pagein = pagein_trace_read(traces[t], &pt, &why) == 0;
-		bool any_function = false;
 
 		if (!is_pagein) {
 			char *why2;
@@ -108,15 +220,14 @@ int trace_hot(struct link *link, char **traces, size_t trace_count, const char *
 			status = EXIT_INPUT;
 			continue;
 		}
-		/* Function first executions when the trace has them, else the
-		   instruction that first touched each code page. */
+		/* Function first executions, and the instruction that first touched
+		   each code page: code that runs without a known function entry
+		   (crtbegin's frame_dummy, say) is touched all the same. */
 		if (is_pagein) {
 			for (k = 0; k < pt.record_count; k++)
-				any_function |= pt.records[k].kind == 'F';
-			for (k = 0; k < pt.record_count; k++)
-				if (pt.records[k].kind == (any_function ? 'F' : 'C'))
+				if (pt.records[k].kind == 'F' || pt.records[k].kind == 'C')
 					*ARRAY_PUSH(addresses, address_count, address_capacity) =
-						any_function ? pt.records[k].address : pt.records[k].ip;
+						pt.records[k].kind == 'F' ? pt.records[k].address : pt.records[k].ip;
 		} else {
 			for (k = 0; k < ct.record_count; k++)
 				*ARRAY_PUSH(addresses, address_count, address_capacity) = ct.records[k].function;
@@ -172,6 +283,8 @@ int trace_hot(struct link *link, char **traces, size_t trace_count, const char *
 				}
 			}
 		}
+		if (is_pagein)
+			collect_touches(link, traces[t], &pt, object, &map, &units);
 		{
 			size_t total = matched + stale + outside;
 			double rate = total ? (double)matched / total : 0;
@@ -202,6 +315,7 @@ int trace_hot(struct link *link, char **traces, size_t trace_count, const char *
 	qsort(touches, touch_count, sizeof(*touches), by_importance);
 	for (i = 0; i < touch_count; i++)
 		*ARRAY_PUSH(link->hot, link->hot_count, link->hot_capacity) = touches[i].us;
+	add_startup_files(link, &touched);
 	free(touches);
 	ldmap_free(&map);
 	return status;
@@ -278,4 +392,75 @@ void trace_pack(struct link *link, uint64_t page_size)
 	memcpy(link->hot, out, n * sizeof(*out));
 	free(out);
 	free(placed);
+}
+
+static int compare_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Distinct pages, and distinct windows of window bytes, in a list. */
+static void count_pages(uint64_t *pages, size_t n, uint64_t window, size_t *distinct, size_t *windows)
+{
+	size_t i;
+
+	qsort(pages, n, sizeof(*pages), compare_u64);
+	*distinct = *windows = 0;
+	for (i = 0; i < n; i++) {
+		if (i && pages[i] == pages[i - 1])
+			continue;
+		(*distinct)++;
+		if (!i || pages[i] / window != pages[i - 1] / window)
+			(*windows)++;
+	}
+}
+
+void trace_evaluate(struct link *link, uint64_t page_size)
+{
+	struct strmap placed_at = { 0 };
+	uint64_t pos = link->text_start, page = page_size ? page_size : 4096, window = 65536;
+	size_t i, k;
+
+	/* Where the new layout puts each hot .text section. */
+	for (i = 0; i < link->hot_count; i++) {
+		const struct unit_section *us = &link->hot[i];
+		const struct elf_section *s;
+		uint64_t *at;
+
+		if (!bound_for_text(us))
+			continue;
+		s = &us->unit->elf.sections[us->section];
+		pos = align_up(pos, s->addralign);
+		at = xmalloc(sizeof(*at));
+		*at = pos;
+		*strmap_slot(&placed_at, xasprintf("%p\t%u", (void *)us->unit, us->section)) = at;
+		pos += s->size;
+	}
+	printf("%-40s %14s %14s %16s %16s\n", "trace", "pages now", "pages ordered", "64K windows now",
+	       "64K windows ord.");
+	for (k = 0; k < link->touches_count; k++) {
+		struct trace_touches *tt = &link->touches[k];
+		uint64_t *pages = NULL;
+		size_t n = 0, capacity = 0, distinct, windows, old_distinct, old_windows;
+
+		for (i = 0; i < tt->fixed_count; i++)
+			*ARRAY_PUSH(pages, n, capacity) = tt->fixed_pages[i] / page * page;
+		for (i = 0; i < tt->range_count; i++) {
+			const struct traced_range *r = &tt->ranges[i];
+			char *key = xasprintf("%p\t%u", (void *)r->us.unit, r->us.section);
+			uint64_t *at = strmap_get(&placed_at, key), a;
+
+			free(key);
+			if (!at)
+				continue;
+			for (a = (*at + r->start) / page * page; a < *at + r->end; a += page)
+				*ARRAY_PUSH(pages, n, capacity) = a;
+		}
+		count_pages(pages, n, window, &distinct, &windows);
+		count_pages(tt->current, tt->current_count, window, &old_distinct, &old_windows);
+		printf("%-40s %14zu %14zu %16zu %16zu\n", tt->name, old_distinct, distinct, old_windows, windows);
+		free(pages);
+	}
 }
