@@ -104,6 +104,11 @@ struct traced_range {
 	uint64_t start, end;
 };
 
+struct trace_sequence {
+	struct unit_section *items;
+	size_t count, capacity;
+};
+
 struct trace_touches {
 	char *name;
 	struct traced_range *ranges;
@@ -135,6 +140,9 @@ struct link {
 	double match_rate;          /* the lowest share of a trace's records matched */
 	struct trace_touches *touches; /* per trace, for --evaluate */
 	size_t touches_count, touches_capacity;
+	struct trace_sequence *sequences; /* per trace: sections in first-touch order */
+	size_t sequence_count, sequence_capacity;
+	bool first_touch_only;      /* order traced sections by first touch alone */
 };
 
 /* Builds the link's input tree from ld-style arguments; reports unknown
@@ -202,7 +210,7 @@ void trace_pack(struct link *link, uint64_t page_size);
    from where .text began, and the 64 KiB fault-around windows of each. */
 void trace_evaluate(struct link *link, uint64_t page_size);
 
-enum emit_format { EMIT_LIST, EMIT_GOLD, EMIT_LLD, EMIT_GNU_LD };
+enum emit_format { EMIT_LIST, EMIT_GOLD, EMIT_LLD, EMIT_GNU_LD, EMIT_CALL_GRAPH };
 
 /* The final order: hot sections first, then the dependency order of the
    rest; by_section false gives whole units (section 0).  *count set. */

@@ -52,9 +52,13 @@ static const char usage_text[] =
 	"                       fault-around windows of each, without relinking\n"
 	"  --min-match P        refuse a trace of which less than P%% matches the link\n"
 	"                       (default 90): it is stale\n"
+	"  --trace-order=O      coverage (default): what every trace touched first;\n"
+	"                       first-touch: by first touch alone\n"
 	"  --emit=FORM          list (default), gnu-ld (a complete linker script for\n"
 	"                       -T), gold (--section-ordering-file), lld\n"
-	"                       (--symbol-ordering-file, also for mold)\n"
+	"                       (--symbol-ordering-file, also for mold),\n"
+	"                       lld-call-graph (--call-graph-ordering-file from the\n"
+	"                       traces' consecutive first touches)\n"
 	"  --out FILE           write to FILE (replaced only when complete)\n"
 	"  -q, --quiet          no warnings about skipped ld options\n"
 	"  --help, --version\n"
@@ -160,8 +164,17 @@ int main(int argc, char **argv)
 				emit = EMIT_GOLD;
 			else if (!strcmp(v, "lld") || !strcmp(v, "mold"))
 				emit = EMIT_LLD;
+			else if (!strcmp(v, "lld-call-graph"))
+				emit = EMIT_CALL_GRAPH;
 			else
-				usage_error("--emit: '%s' is not list, gnu-ld, gold or lld", v);
+				usage_error("--emit: '%s' is not list, gnu-ld, gold, lld or lld-call-graph", v);
+		} else if ((v = option_value(argv, argc, &i, "--trace-order"))) {
+			if (!strcmp(v, "coverage"))
+				link.first_touch_only = false;
+			else if (!strcmp(v, "first-touch"))
+				link.first_touch_only = true;
+			else
+				usage_error("--trace-order: '%s' is not coverage or first-touch", v);
 		} else if (!strcmp(arg, "--cc")) {
 			use_cc = true;
 		} else if (!strcmp(arg, "--evaluate")) {

@@ -18,16 +18,24 @@ static bool bound_for_text(const struct unit_section *us);
 struct touch {
 	struct unit_section us;
 	size_t traces;         /* how many traces touched it */
+	size_t last_trace;     /* 1 + the last trace that counted it */
+	uint64_t mask;         /* which traces touched it (the first 64) */
 	double first;          /* earliest relative position in a trace, 0..1 */
 	size_t order;          /* first seen, for ties */
 };
+
+static bool first_touch_only;
 
 static int by_importance(const void *a, const void *b)
 {
 	const struct touch *x = a, *y = b;
 
-	if (x->traces != y->traces)
+	if (!first_touch_only && x->traces != y->traces)
 		return x->traces > y->traces ? -1 : 1;
+	/* Among sections used by as many traces, those used by the same ones
+	   together, so that each trace's sections lie close. */
+	if (!first_touch_only && x->mask != y->mask)
+		return x->mask > y->mask ? -1 : 1;
 	if (x->first != y->first)
 		return x->first < y->first ? -1 : 1;
 	return x->order < y->order ? -1 : x->order > y->order;
@@ -199,6 +207,7 @@ int trace_hot(struct link *link, char **traces, size_t trace_count, const char *
 		struct strmap missing = { 0 };
 		char **missing_list = NULL;
 		size_t missing_count = 0, missing_capacity = 0;
+		struct trace_sequence *sequence;
 		bool is_pagein = pagein_trace_read(traces[t], &pt, &why) == 0;
 
 		if (!is_pagein) {
@@ -232,6 +241,8 @@ int trace_hot(struct link *link, char **traces, size_t trace_count, const char *
 			for (k = 0; k < ct.record_count; k++)
 				*ARRAY_PUSH(addresses, address_count, address_capacity) = ct.records[k].function;
 		}
+		sequence = ARRAY_PUSH(link->sequences, link->sequence_count, link->sequence_capacity);
+		memset(sequence, 0, sizeof(*sequence));
 		for (k = 0; k < address_count; k++) {
 			const struct ldmap_section *s;
 			struct unit *u;
@@ -269,6 +280,8 @@ int trace_hot(struct link *link, char **traces, size_t trace_count, const char *
 					tc = ARRAY_PUSH(touches, touch_count, touch_capacity);
 					tc->us = (struct unit_section){ u, section };
 					tc->traces = 0;
+					tc->last_trace = 0;
+					tc->mask = 0;
 					tc->first = position;
 					tc->order = touch_count;
 					*slot = (void *)(uintptr_t)touch_count; /* index + 1 */
@@ -276,10 +289,14 @@ int trace_hot(struct link *link, char **traces, size_t trace_count, const char *
 					free(key);
 					tc = &touches[(uintptr_t)*slot - 1];
 				}
-				if (tc->traces < t + 1) {
+				if (tc->last_trace != t + 1) {
+					tc->last_trace = t + 1;
 					tc->traces++;
+					if (t < 64)
+						tc->mask |= 1ull << t;
 					if (position < tc->first)
 						tc->first = position;
+					*ARRAY_PUSH(sequence->items, sequence->count, sequence->capacity) = tc->us;
 				}
 			}
 		}
@@ -311,7 +328,9 @@ int trace_hot(struct link *link, char **traces, size_t trace_count, const char *
 		else
 			cygtrace_trace_free(&ct);
 	}
-	/* Used by every trace first, then by fewer; among equals, first touched first. */
+	/* Used by every trace first, then by fewer; among equals, first touched
+	   first (or, with link->first_touch_only, first touched first alone). */
+	first_touch_only = link->first_touch_only;
 	qsort(touches, touch_count, sizeof(*touches), by_importance);
 	for (i = 0; i < touch_count; i++)
 		*ARRAY_PUSH(link->hot, link->hot_count, link->hot_capacity) = touches[i].us;

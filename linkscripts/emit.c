@@ -218,6 +218,56 @@ static void emit_lld(const struct unit_section *order, size_t count, const char 
 	strmap_free(&seen);
 }
 
+/* The name lld knows a section by: the first function it defines. */
+static const char *section_symbol(const struct unit_section *us)
+{
+	const struct unit *u = us->unit;
+	size_t k;
+
+	for (k = 1; k < u->elf.symbol_count; k++) {
+		const struct elf_symbol *s = &u->elf.symbols[k];
+
+		if (s->shndx == us->section && s->type == STT_FUNC && s->name[0])
+			return s->name;
+	}
+	return NULL;
+}
+
+/* lld's --call-graph-ordering-file from the traces alone: consecutive first
+   touches of a trace as caller and callee, weighted by how many traces
+   have the pair. */
+static void emit_call_graph(struct link *link, const char *provenance)
+{
+	struct strmap weights = { 0 };
+	char **keys = NULL;
+	size_t key_count = 0, key_capacity = 0, t, i;
+
+	printf("# %s\n", provenance);
+	for (t = 0; t < link->sequence_count; t++) {
+		const struct trace_sequence *sq = &link->sequences[t];
+
+		for (i = 0; i + 1 < sq->count; i++) {
+			const char *a = section_symbol(&sq->items[i]), *b = section_symbol(&sq->items[i + 1]);
+			char *key;
+			void **slot;
+
+			if (!a || !b)
+				continue;
+			key = xasprintf("%s %s", a, b);
+			slot = strmap_slot(&weights, key);
+			if (!*slot) {
+				*ARRAY_PUSH(keys, key_count, key_capacity) = key;
+				*slot = (void *)0;
+			} else {
+				free(key);
+			}
+			*slot = (void *)((uintptr_t)*slot + 1);
+		}
+	}
+	for (i = 0; i < key_count; i++)
+		printf("%s %lu\n", keys[i], (unsigned long)(uintptr_t)strmap_get(&weights, keys[i]));
+}
+
 static int emit_gold(const struct unit_section *order, size_t count, const char *provenance)
 {
 	struct strmap seen = { 0 };
@@ -248,7 +298,6 @@ int emit_order(struct link *link, const struct unit_section *order, size_t count
 {
 	size_t i;
 
-	(void)link;
 	switch (format) {
 	case EMIT_GNU_LD:
 		return emit_gnu_ld(order, count, ld_argv, ld_program, provenance);
@@ -257,6 +306,9 @@ int emit_order(struct link *link, const struct unit_section *order, size_t count
 		return 0;
 	case EMIT_GOLD:
 		return emit_gold(order, count, provenance);
+	case EMIT_CALL_GRAPH:
+		emit_call_graph(link, provenance);
+		return 0;
 	case EMIT_LIST:
 		for (i = 0; i < count; i++)
 			printf("%s\n", order[i].unit->name);
