@@ -145,6 +145,21 @@ const struct ldmap_section *ldmap_find(const struct ldmap *map, uint64_t address
 	return NULL;
 }
 
+size_t ldmap_index_from(const struct ldmap *map, uint64_t address)
+{
+	size_t lo = 0, hi = map->count;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (map->sections[mid].address + map->sections[mid].size <= address)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 void ldmap_free(struct ldmap *map)
 {
 	size_t i;

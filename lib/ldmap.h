@@ -25,6 +25,10 @@ int ldmap_read(const char *path, struct ldmap *map, char **why);
 /* The input section holding address, or NULL. */
 const struct ldmap_section *ldmap_find(const struct ldmap *map, uint64_t address);
 
+/* Index of the first input section that ends after address (map->count
+   if none): the start of a walk over the sections from address on. */
+size_t ldmap_index_from(const struct ldmap *map, uint64_t address);
+
 /* Frees what ldmap_read allocated. */
 void ldmap_free(struct ldmap *map);
 
