@@ -143,6 +143,7 @@ struct link {
 	struct trace_sequence *sequences; /* per trace: sections in first-touch order */
 	size_t sequence_count, sequence_capacity;
 	bool first_touch_only;      /* order traced sections by first touch alone */
+	double *trace_weights;      /* per trace (--weight), or NULL: all 1 */
 };
 
 /* Builds the link's input tree from ld-style arguments; reports unknown

@@ -42,6 +42,8 @@ static const char usage_text[] =
 	"                       -Wl,-Map=MAP (repeatable): what it touched goes first,\n"
 	"                       in first-touch order, what every trace touched before\n"
 	"                       what some did\n"
+	"  --weight W           the next --trace weighs W (default 1): sections of\n"
+	"                       heavier traces go before those of lighter ones\n"
 	"  --map MAP            the link map of the traced program\n"
 	"  --trace-object GLOB  the traced object to order (default: the main program)\n"
 	"  --page-size N        pack the hot code so that no section smaller than a\n"
@@ -94,6 +96,7 @@ int main(int argc, char **argv)
 	unsigned long page_size = 4096;
 	char **traces = xcalloc(argc + 1, sizeof(char *)), **ld_argv = NULL, *ld_program = NULL;
 	size_t trace_count = 0;
+	double *weights = xcalloc(argc + 1, sizeof(double)), next_weight = 1;
 	char **inputs = xcalloc(argc + 1, sizeof(char *)), **seeds = xcalloc(argc + 1, sizeof(char *));
 	int input_count = 0, i, status;
 	size_t seed_count = 0;
@@ -140,7 +143,15 @@ int main(int argc, char **argv)
 		} else if ((v = option_value(argv, argc, &i, "--trace-object"))) {
 			trace_object = v;
 		} else if ((v = option_value(argv, argc, &i, "--trace"))) {
+			weights[trace_count] = next_weight;
+			next_weight = 1;
 			traces[trace_count++] = (char *)v;
+		} else if ((v = option_value(argv, argc, &i, "--weight"))) {
+			char *end;
+
+			next_weight = strtod(v, &end);
+			if (end == v || *end || next_weight <= 0)
+				usage_error("--weight: '%s' is not a positive number", v);
 		} else if ((v = option_value(argv, argc, &i, "--map"))) {
 			map = v;
 		} else if ((v = option_value(argv, argc, &i, "--page-size"))) {
@@ -227,6 +238,7 @@ int main(int argc, char **argv)
 		return EXIT_INPUT;
 	closure_run(&link);
 	if (trace_count) {
+		link.trace_weights = weights;
 		if (trace_hot(&link, traces, trace_count, map, trace_object, min_match))
 			return EXIT_INPUT;
 		trace_pack(&link, page_size);

@@ -17,7 +17,7 @@ static bool bound_for_text(const struct unit_section *us);
 
 struct touch {
 	struct unit_section us;
-	size_t traces;         /* how many traces touched it */
+	double traces;         /* the weights of the traces that touched it */
 	size_t last_trace;     /* 1 + the last trace that counted it */
 	uint64_t mask;         /* which traces touched it (the first 64) */
 	double first;          /* earliest relative position in a trace, 0..1 */
@@ -291,7 +291,7 @@ int trace_hot(struct link *link, char **traces, size_t trace_count, const char *
 				}
 				if (tc->last_trace != t + 1) {
 					tc->last_trace = t + 1;
-					tc->traces++;
+					tc->traces += link->trace_weights ? link->trace_weights[t] : 1;
 					if (t < 64)
 						tc->mask |= 1ull << t;
 					if (position < tc->first)

@@ -33,4 +33,29 @@ echo "start-up code pages: $before by default, $after ordered (--evaluate predic
 [[ -n $predicted ]] || fail "--evaluate printed no prediction"
 ((predicted - after <= 2 && after - predicted <= 2)) || fail "--evaluate predicted $predicted pages, pagein saw $after"
 ((after <= bound + 3)) || fail "the ordered start-up touches $after code pages, more than $bound + 3"
+
+# Two workloads: what both touch first; with --weight, the sections only the
+# heavier one touches before those only the lighter one touches.
+"$PAGEIN" --granularity=function --out-file="$PWD/alt.trace" -- ./prog-default --alt > /dev/null 2>&1 || fail "pagein --alt"
+hot() { # TRACE-OPTIONS...: the traced sections, in order
+	"$DEPORDER" -q --granularity=section --page-size=0 "$@" --map default.map \
+		--cc -- gcc -o prog startup.o libstartup.a > hot.all 2> hot.err || fail "deporder $*"
+	head -n "$(sed -n 's/.*the traced code: \([0-9]*\) sections.*/\1/p' hot.err)" hot.all
+}
+hot --trace default.trace > d.list
+hot --trace alt.trace > a.list
+# A section only the alternative start-up touches, and one only the default
+# start-up touches; where each order puts them.
+only_alt=$(grep -vxF -f d.list a.list | head -1)
+only_default=$(grep -vxF -f a.list d.list | head -1)
+[[ -n $only_alt && -n $only_default ]] || fail "the two start-ups touch the same sections"
+position() { grep -nxF "$1" "$2" | head -1 | cut -d: -f1; }
+"$DEPORDER" -q --granularity=section --page-size=0 --trace alt.trace --trace default.trace --map default.map \
+	--cc -- gcc -o prog startup.o libstartup.a > equal.list 2> /dev/null
+"$DEPORDER" -q --granularity=section --page-size=0 --weight 3 --trace alt.trace --trace default.trace --map default.map \
+	--cc -- gcc -o prog startup.o libstartup.a > weighted.list 2> /dev/null
+(( $(position "$only_default" equal.list) < $(position "$only_alt" equal.list) )) ||
+	fail "equal weights: '$only_alt' (the first trace's) before '$only_default' (the second's)"
+(( $(position "$only_alt" weighted.list) < $(position "$only_default" weighted.list) )) ||
+	fail "--weight 3 on the first trace: '$only_default' still before '$only_alt'"
 exit 0
