@@ -39,40 +39,16 @@ static const char *parse_line(struct cygtrace_trace *t, char *line)
 	return NULL;
 }
 
+static const char *parse_cygtrace_line(void *context, char *line)
+{
+	return parse_line(context, line);
+}
+
 int cygtrace_trace_read(const char *path, struct cygtrace_trace *t, char **why)
 {
-	FILE *f = fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0, number = 0;
-	ssize_t len;
-
 	memset(t, 0, sizeof(*t));
-	*why = NULL;
-	if (!f) {
-		*why = xasprintf("cannot open: %s", strerror(errno));
-		return -1;
-	}
 	t->path = xstrdup(path);
-	while ((len = getline(&line, &cap, f)) > 0) {
-		const char *bad;
-
-		number++;
-		if (line[len - 1] == '\n')
-			line[--len] = '\0';
-		if (number == 1 && strncmp(line, "# cygtrace 1", 12) != 0) {
-			*why = xstrdup("not a cygtrace trace (no '# cygtrace 1' header)");
-			break;
-		}
-		if ((bad = parse_line(t, line)) != NULL) {
-			*why = xasprintf("line %zu: %s", number, bad);
-			break;
-		}
-	}
-	if (!*why && number == 0)
-		*why = xstrdup("not a cygtrace trace (empty file)");
-	free(line);
-	fclose(f);
-	if (*why) {
+	if (trace_read_lines(path, "# cygtrace 1", parse_cygtrace_line, t, why) < 0) {
 		cygtrace_trace_free(t);
 		return -1;
 	}

@@ -98,47 +98,63 @@ static int parse_record(struct pagein_trace *t, char *line)
 	return 0;
 }
 
-int pagein_trace_read(const char *path, struct pagein_trace *t, char **why)
+int trace_read_lines(const char *path, const char *magic, const char *(*parse)(void *context, char *line),
+		     void *context, char **why)
 {
 	FILE *f = fopen(path, "r");
 	char *line = NULL;
 	size_t cap = 0, number = 0;
 	ssize_t len;
+	/* The kind of trace, for messages: "pagein" of "# pagein 1". */
+	int kind = (int)strcspn(magic + 2, " ");
 
-	memset(t, 0, sizeof(*t));
 	*why = NULL;
 	if (!f) {
 		*why = xasprintf("cannot open: %s", strerror(errno));
 		return -1;
 	}
-	t->path = xstrdup(path);
-	t->page_size = 4096;
 	while ((len = getline(&line, &cap, f)) > 0) {
+		const char *bad;
+
 		number++;
 		if (line[len - 1] != '\n')
 			break; /* cut short: a killed run */
 		line[--len] = '\0';
-		if (number == 1 && strncmp(line, "# pagein 1", 10) != 0) {
-			*why = xstrdup("not a pagein trace (no '# pagein 1' header)");
+		if (number == 1 && strncmp(line, magic, strlen(magic)) != 0) {
+			*why = xasprintf("not a %.*s trace (no '%s' header)", kind, magic + 2, magic);
 			break;
 		}
-		if (line[0] == '#') {
-			if (parse_header(t, line) < 0) {
-				*why = xasprintf("line %zu: a segment of an object not declared before it", number);
-				break;
-			}
-		} else if (line[0] && parse_record(t, line) < 0) {
-			*why = xasprintf("line %zu: not a pagein record", number);
+		if ((bad = parse(context, line)) != NULL) {
+			*why = xasprintf("line %zu: %s", number, bad);
 			break;
 		}
 	}
 	if (!*why && number == 0)
-		*why = xstrdup("not a pagein trace (empty file)");
+		*why = xasprintf("not a %.*s trace (empty file)", kind, magic + 2);
 	if (!*why && ferror(f))
 		*why = xasprintf("read failed: %s", strerror(errno));
 	free(line);
 	fclose(f);
-	if (*why) {
+	return *why ? -1 : 0;
+}
+
+static const char *parse_pagein_line(void *context, char *line)
+{
+	struct pagein_trace *t = context;
+
+	if (line[0] == '#')
+		return parse_header(t, line) < 0 ? "a segment of an object not declared before it" : NULL;
+	if (line[0] && parse_record(t, line) < 0)
+		return "not a pagein record";
+	return NULL;
+}
+
+int pagein_trace_read(const char *path, struct pagein_trace *t, char **why)
+{
+	memset(t, 0, sizeof(*t));
+	t->path = xstrdup(path);
+	t->page_size = 4096;
+	if (trace_read_lines(path, "# pagein 1", parse_pagein_line, t, why) < 0) {
 		pagein_trace_free(t);
 		return -1;
 	}

@@ -49,6 +49,13 @@ const struct trace_object *trace_object_at(const struct trace_object *objects, s
 /* Frees an object table. */
 void trace_objects_free(struct trace_object *objects, size_t count);
 
+/* Reads a trace file line by line: the first line must start with magic
+   ("# pagein 1"); each complete line (a last line cut short by a killed run
+   is ignored) goes to parse, which returns NULL or what is wrong with it.
+   Returns 0, or -1 with *why set ("line N: ..." for a bad line). */
+int trace_read_lines(const char *path, const char *magic, const char *(*parse)(void *context, char *line),
+		     void *context, char **why);
+
 /* Reads a pagein file; returns 0, or -1 with *why set (newly allocated) when
    the file cannot be read or is not a pagein trace.  A last line without
    its newline (a run that was killed) is ignored. */
