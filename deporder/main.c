@@ -67,6 +67,22 @@ static const char usage_text[] =
 	"\n"
 	"Exit status: 0 success, 1 a failure on input, 2 wrong usage.\n";
 
+/* With whole units, how many leading units of order hold traced sections. */
+static size_t count_hot_units(const struct link *link, const struct unit_section *order, size_t n)
+{
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		bool hot = false;
+
+		for (k = 0; k < link->hot_count && !hot; k++)
+			hot = link->hot[k].unit == order[i].unit;
+		if (!hot)
+			return i;
+	}
+	return n;
+}
+
 /* An order file about to be replaced by one that matches its traces less
    well: say so (the first line of an emitted file records its match). */
 static void warn_if_worse(const char *path, double rate)
@@ -281,7 +297,8 @@ int main(int argc, char **argv)
 			free(provenance);
 			provenance = more;
 		}
-		status = emit_order(&link, order, n, emit, ld_argv, ld_program, provenance);
+		status = emit_order(&link, order, n, by_section ? link.hot_count : count_hot_units(&link, order, n), emit,
+				    ld_argv, ld_program, provenance);
 		free(order);
 		free(provenance);
 	} else {

@@ -125,12 +125,20 @@ static char *output_section_body(char *script, const char *name)
 	return NULL;
 }
 
-static void print_patterns(const struct unit_section *order, size_t count, const char *output)
+/* hot: how many leading entries of order the traces touched.  Around the
+   traced code of .text, __linkopt_hot_start and __linkopt_hot_end mark the
+   range that linkopt-prefetch.o asks the kernel to read at start-up. */
+static void print_patterns(const struct unit_section *order, size_t count, size_t hot, const char *output)
 {
 	size_t i;
+	bool text = !strcmp(output, ".text");
 
 	printf("\n    /* linkopt: the ordered input sections of %s, first used first */\n", output);
+	if (text)
+		printf("    PROVIDE_HIDDEN(__linkopt_hot_start = .);\n");
 	for (i = 0; i < count; i++) {
+		if (text && i == hot)
+			printf("    PROVIDE_HIDDEN(__linkopt_hot_end = .);\n");
 		const struct unit *u = order[i].unit;
 		char *file = file_pattern(u);
 
@@ -145,11 +153,13 @@ static void print_patterns(const struct unit_section *order, size_t count, const
 		}
 		free(file);
 	}
+	if (text && hot >= count)
+		printf("    PROVIDE_HIDDEN(__linkopt_hot_end = .);\n");
 	printf("    /* linkopt: end */\n   ");
 }
 
-static int emit_gnu_ld(const struct unit_section *order, size_t count, char **ld_argv, const char *ld_program,
-		       const char *provenance)
+static int emit_gnu_ld(const struct unit_section *order, size_t count, size_t hot, char **ld_argv,
+		       const char *ld_program, const char *provenance)
 {
 	static const char *const outputs[] = { ".text", ".rodata", ".data.rel.ro", ".data", ".bss", NULL };
 	char *script = default_script(ld_argv, ld_program), *at[8], *p;
@@ -179,7 +189,7 @@ static int emit_gnu_ld(const struct unit_section *order, size_t count, char **ld
 		if (next < 0)
 			break;
 		fwrite(p, 1, at[next] - p, stdout);
-		print_patterns(order, count, outputs[next]);
+		print_patterns(order, count, hot, outputs[next]);
 		p = at[next];
 		at[next] = NULL;
 	}
@@ -293,14 +303,14 @@ static int emit_gold(const struct unit_section *order, size_t count, const char 
 	return 0;
 }
 
-int emit_order(struct link *link, const struct unit_section *order, size_t count, enum emit_format format,
+int emit_order(struct link *link, const struct unit_section *order, size_t count, size_t hot, enum emit_format format,
 	       char **ld_argv, const char *ld_program, const char *provenance)
 {
 	size_t i;
 
 	switch (format) {
 	case EMIT_GNU_LD:
-		return emit_gnu_ld(order, count, ld_argv, ld_program, provenance);
+		return emit_gnu_ld(order, count, hot, ld_argv, ld_program, provenance);
 	case EMIT_LLD:
 		emit_lld(order, count, provenance);
 		return 0;

@@ -7,12 +7,13 @@
 
 #include "../deporder/link.h"
 
-/* Prints order (count units; section 0: the whole unit) to stdout in the
-   given form; provenance goes in a leading comment where the form has one.
+/* Prints order (count units; section 0: the whole unit; the first hot of
+   them traced) to stdout in the given form; provenance goes in a leading
+   comment where the form has one.
    ld_argv (NULL-terminated, may be NULL) is the linker command of the link,
    for the options that choose its default script.  Returns 0, or EXIT_INPUT
    after reporting why. */
-int emit_order(struct link *link, const struct unit_section *order, size_t count, enum emit_format format,
+int emit_order(struct link *link, const struct unit_section *order, size_t count, size_t hot, enum emit_format format,
 	       char **ld_argv, const char *ld_program, const char *provenance);
 
 #endif

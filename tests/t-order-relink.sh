@@ -92,6 +92,17 @@ for p in prog-gnu prog-gold prog-lld; do
 	echo "$p: $before -> $after code pages at start-up"
 done
 
+# linkopt-prefetch.o: with the script's __linkopt_hot_start/_end, the
+# program asks for its traced code at start-up in one madvise call.
+gcc -o prog-prefetch prog.o "$TOP/linkscripts/linkopt-prefetch.o" -Wl,-T,order.ld || fail "link with prefetch"
+./prog-prefetch > got.out && expect_same want.out got.out "prog-prefetch's output"
+if command -v strace > /dev/null; then
+	strace -f -e trace=madvise -o madvise.txt ./prog-prefetch > /dev/null || fail "strace"
+	expect_grep 'madvise\(0x[0-9a-f]+, [0-9]+, MADV_WILLNEED\) = 0' madvise.txt "the prefetch"
+fi
+gcc -o prog-prefetch-plain prog.o "$TOP/linkscripts/linkopt-prefetch.o" || fail "prefetch without the script"
+./prog-prefetch-plain > got.out && expect_same want.out got.out "prefetch object without the script's symbols"
+
 # A position-dependent executable and a shared library: the script is the
 # linker's own for each (-no-pie, -shared), and the order holds.
 gcc -no-pie -o prog-nopie-default prog.o -Wl,-Map=nopie.map || fail "-no-pie link"
