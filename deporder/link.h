@@ -143,6 +143,7 @@ struct link {
 	struct trace_sequence *sequences; /* per trace: sections in first-touch order */
 	size_t sequence_count, sequence_capacity;
 	bool first_touch_only;      /* order traced sections by first touch alone */
+	bool order_data;            /* data the hot code refers to goes first too */
 	double *trace_weights;      /* per trace (--weight), or NULL: all 1 */
 };
 
@@ -205,6 +206,12 @@ int trace_hot(struct link *link, char **traces, size_t trace_count, const char *
    than a page that would cross a page boundary waits while later hot
    sections that fit in what is left of the page go first. */
 void trace_pack(struct link *link, uint64_t page_size);
+
+/* Adds to link->hot the data input sections (.rodata*, .data*, .bss*) the
+   hot code refers to through its relocations, in the order the hot code
+   first refers to them: the data a traced start-up most likely touches.
+   Needs the relocations loaded. */
+void trace_add_data(struct link *link);
 
 /* Prints, per trace, the code pages it touched in the traced link and the
    pages it would touch with the hot sections laid out in link->hot order

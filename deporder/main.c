@@ -49,6 +49,7 @@ static const char usage_text[] =
 	"  --page-size N        pack the hot code so that no section smaller than a\n"
 	"                       page crosses a page boundary while a later hot section\n"
 	"                       could fill the gap (default 4096; 0: no packing)\n"
+	"  --no-data            do not move the data the traced code refers to\n"
 	"  --evaluate           print, per trace, the code pages it touches now and\n"
 	"                       would touch with the order, and the 64 KiB\n"
 	"                       fault-around windows of each, without relinking\n"
@@ -118,6 +119,7 @@ int main(int argc, char **argv)
 	size_t seed_count = 0;
 
 	progname = "deporder";
+	link.order_data = true;
 	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i];
 
@@ -204,6 +206,8 @@ int main(int argc, char **argv)
 				usage_error("--trace-order: '%s' is not coverage or first-touch", v);
 		} else if (!strcmp(arg, "--cc")) {
 			use_cc = true;
+		} else if (!strcmp(arg, "--no-data")) {
+			link.order_data = false;
 		} else if (!strcmp(arg, "--evaluate")) {
 			evaluate = true;
 		} else if (!strcmp(arg, "--keep-going")) {
@@ -269,6 +273,8 @@ int main(int argc, char **argv)
 			return EXIT_INPUT;
 		if (by_section)
 			sections_mark(&link);
+		if (by_section && trace_count && link.order_data)
+			trace_add_data(&link);
 	}
 	if (out && trace_count)
 		warn_if_worse(out, link.match_rate);

@@ -483,3 +483,43 @@ void trace_evaluate(struct link *link, uint64_t page_size)
 		free(pages);
 	}
 }
+
+static bool is_data_section(const struct unit *u, uint32_t k)
+{
+	const char *n = u->elf.sections[k].name;
+
+	return sections_is_unit(u, k) && !(u->elf.sections[k].flags & SHF_EXECINSTR) &&
+	       (!strncmp(n, ".rodata", 7) || !strncmp(n, ".data", 5) || !strncmp(n, ".bss", 4));
+}
+
+void trace_add_data(struct link *link)
+{
+	struct strmap seen = { 0 };
+	size_t i, n = link->hot_count, r;
+
+	for (i = 0; i < n; i++) {
+		struct unit_section us = link->hot[i];
+		const struct elf_section *s;
+
+		if (!bound_for_text(&us))
+			continue;
+		s = &us.unit->elf.sections[us.section];
+		for (r = 0; r < s->reloc_count; r++) {
+			struct unit *tu;
+			uint32_t ts;
+			char *key;
+			void **slot;
+
+			if (!sections_reloc_target(link, us.unit, &s->relocs[r], &tu, &ts) || !is_data_section(tu, ts))
+				continue;
+			key = xasprintf("%p\t%u", (void *)tu, ts);
+			slot = strmap_slot(&seen, key);
+			if (*slot) {
+				free(key);
+				continue;
+			}
+			*slot = key;
+			*ARRAY_PUSH(link->hot, link->hot_count, link->hot_capacity) = (struct unit_section){ tu, ts };
+		}
+	}
+}
