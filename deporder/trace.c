@@ -109,13 +109,53 @@ static void add_startup_files(struct link *link, struct strmap *touched)
 /* The code pages a pagein trace touched in the object, cut into the byte
    ranges of the sections on them that the trace entered (function records)
    or, without function records, of every section on them. */
+/* Byte ranges (offsets in their section) known to have run. */
+struct run_ranges {
+	uint64_t *start, *end;
+	size_t count, capacity, end_capacity;
+};
+
+static void add_run_range(struct strmap *runs, const struct ldmap_section *s, uint64_t start, uint64_t end)
+{
+	char *key = xasprintf("%s\t%s", s->file, s->name);
+	void **slot = strmap_slot(runs, key);
+	struct run_ranges *r = *slot;
+
+	if (!r)
+		*slot = r = xcalloc(1, sizeof(*r));
+	else
+		free(key);
+	grow_array(&r->end, &r->end_capacity, r->count + 1, sizeof(*r->end));
+	r->end[r->count] = end;
+	*ARRAY_PUSH(r->start, r->count, r->capacity) = start;
+}
+
+/* The size of the function of u's section that starts at offset, or 0. */
+static uint64_t function_size(const struct unit *u, uint32_t section, uint64_t offset)
+{
+	size_t k;
+
+	for (k = 1; k < u->elf.symbol_count; k++) {
+		const struct elf_symbol *sym = &u->elf.symbols[k];
+
+		if (sym->shndx == section && sym->value == offset && sym->type == STT_FUNC && sym->size)
+			return sym->size;
+	}
+	return 0;
+}
+
+/* The code pages a pagein trace touched in the object, cut into the byte
+   ranges that ran on them: the bodies of the functions it entered (function
+   records and the functions' sizes from their objects), and the first
+   instruction of each code-page record; without function records, every
+   section on a touched page. */
 static void collect_touches(struct link *link, const char *name, const struct pagein_trace *pt,
 			    const struct trace_object *object, const struct ldmap *map, struct strmap *units)
 {
 	struct trace_touches *tt;
-	struct strmap entered = { 0 };
+	struct strmap runs = { 0 };
 	bool any_function = false;
-	size_t k, i;
+	size_t k, i, j;
 	uint64_t page = pt->page_size ? pt->page_size : 4096;
 
 	tt = ARRAY_PUSH(link->touches, link->touches_count, link->touches_capacity);
@@ -124,13 +164,24 @@ static void collect_touches(struct link *link, const char *name, const struct pa
 	for (k = 0; k < pt->record_count; k++) {
 		const struct trace_record *r = &pt->records[k];
 		const struct ldmap_section *s;
+		uint64_t at, offset, size;
+		struct unit *u;
+		uint32_t section;
 
 		if ((r->kind != 'F' && r->kind != 'C') || !trace_object_at(object, 1, r->ip, 1))
 			continue;
 		any_function |= r->kind == 'F';
-		s = ldmap_find(map, (r->kind == 'F' ? r->address : r->ip) - object->base);
-		if (s)
-			*strmap_slot(&entered, xasprintf("%s\t%s", s->file, s->name)) = (void *)1;
+		at = (r->kind == 'F' ? r->address : r->ip) - object->base;
+		s = ldmap_find(map, at);
+		if (!s)
+			continue;
+		offset = at - s->address;
+		u = strmap_get(units, s->file);
+		section = u ? section_named(u, s->name, s->size) : 0;
+		size = r->kind == 'F' && section ? function_size(u, section, offset) : 0;
+		if (r->kind == 'F' && !size)
+			size = s->size - offset; /* no size known: to the end of the section */
+		add_run_range(&runs, s, offset, offset + (size ? size : 1));
 	}
 	for (k = 0; k < pt->record_count; k++) {
 		const struct trace_record *r = &pt->records[k];
@@ -145,24 +196,33 @@ static void collect_touches(struct link *link, const char *name, const struct pa
 			const struct ldmap_section *s = &map->sections[i];
 			struct unit *u = strmap_get(units, s->file);
 			uint32_t section = u ? section_named(u, s->name, s->size) : 0;
+			uint64_t lo = (s->address > p ? s->address : p) - s->address;
+			uint64_t hi = (s->address + s->size < p + page ? s->address + s->size : p + page) - s->address;
+			struct run_ranges *rr;
 			char *key;
-			struct traced_range *tr;
 
 			if (!section || strcmp(s->output, ".text"))
 				continue;
-			if (any_function) {
-				key = xasprintf("%s\t%s", s->file, s->name);
-				if (!strmap_get(&entered, key)) {
-					free(key);
+			key = xasprintf("%s\t%s", s->file, s->name);
+			rr = strmap_get(&runs, key);
+			free(key);
+			if (!any_function)
+				rr = NULL;
+			else if (!rr)
+				continue;
+			for (j = 0; rr ? j < rr->count : j < 1; j++) {
+				uint64_t a = rr ? (rr->start[j] > lo ? rr->start[j] : lo) : lo;
+				uint64_t b = rr ? (rr->end[j] < hi ? rr->end[j] : hi) : hi;
+				struct traced_range *tr;
+
+				if (a >= b)
 					continue;
-				}
-				free(key);
+				tr = ARRAY_PUSH(tt->ranges, tt->range_count, tt->range_capacity);
+				tr->us = (struct unit_section){ u, section };
+				tr->start = a;
+				tr->end = b;
+				any = true;
 			}
-			tr = ARRAY_PUSH(tt->ranges, tt->range_count, tt->range_capacity);
-			tr->us = (struct unit_section){ u, section };
-			tr->start = (s->address > p ? s->address : p) - s->address;
-			tr->end = (s->address + s->size < p + page ? s->address + s->size : p + page) - s->address;
-			any = true;
 		}
 		if (!any)
 			*ARRAY_PUSH(tt->fixed_pages, tt->fixed_count, tt->fixed_capacity) = p;
@@ -172,7 +232,7 @@ static void collect_touches(struct link *link, const char *name, const struct pa
 	for (i = 0; i < map->count; i++)
 		if (!strcmp(map->sections[i].output, ".init") || !strcmp(map->sections[i].output, ".fini"))
 			*ARRAY_PUSH(tt->fixed_pages, tt->fixed_count, tt->fixed_capacity) = map->sections[i].address;
-	strmap_free(&entered);
+	strmap_free(&runs);
 }
 
 int trace_hot(struct link *link, char **traces, size_t trace_count, const char *map_path, const char *object_glob,
