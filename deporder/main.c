@@ -312,6 +312,11 @@ int main(int argc, char **argv)
 		status = 0;
 	}
 	stdout_close_or_die();
+	/* A failed run must not replace the user's file with a partial one. */
+	if (out && status) {
+		stdout_discard();
+		return status;
+	}
 	if (out && stdout_commit(out) < 0)
 		fatal("%s: cannot write: %s", out, strerror(errno));
 	return link.status ? link.status : status;

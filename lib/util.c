@@ -342,6 +342,13 @@ bool stdout_to_temporary(const char *path)
 	return true;
 }
 
+void stdout_discard(void)
+{
+	fflush(stdout);
+	if (stdout_temporary)
+		unlink(stdout_temporary);
+}
+
 int stdout_commit(const char *path)
 {
 	int saved;

@@ -80,6 +80,9 @@ int stdout_commit(const char *path);
 /* Prints s to stdout as a JSON string, quotes and escapes included. */
 void json_print_string(const char *s);
 
+/* Abandons stdout_to_temporary: removes the temporary file. */
+void stdout_discard(void);
+
 /* Flushes stdout and dies if anything written to it failed. */
 void stdout_close_or_die(void);
 

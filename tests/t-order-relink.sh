@@ -103,6 +103,16 @@ fi
 gcc -o prog-prefetch-plain prog.o "$TOP/linkscripts/linkopt-prefetch.o" || fail "prefetch without the script"
 ./prog-prefetch-plain > got.out && expect_same want.out got.out "prefetch object without the script's symbols"
 
+# A failed emission (gold cannot take whole objects) leaves --out's file alone.
+cp order.gold order.gold.before
+status=0
+"$DEPORDER" -q --trace default.trace --map default.map --emit=gold --out order.gold \
+	--cc -- gcc -o prog prog.o 2> gold-object.err || status=$?
+((status == 2)) || fail "gold with whole objects: status $status"
+expect_grep 'use --granularity=section' gold-object.err "gold with whole objects"
+cmp -s order.gold order.gold.before || fail "a failed emission changed order.gold"
+ls order.gold.tmp* > /dev/null 2>&1 && fail "a failed emission left a temporary file"
+
 # A position-dependent executable and a shared library: the script is the
 # linker's own for each (-no-pie, -shared), and the order holds.
 gcc -no-pie -o prog-nopie-default prog.o -Wl,-Map=nopie.map || fail "-no-pie link"
