@@ -204,6 +204,10 @@ static int command_profile(int argc, char **argv, bool macros_only)
 	if (sources == 0)
 		usage_error("%s", macros_only ? "macros: no source file given"
 					      : "profile: no source file given");
+	if (out && status) {
+		error("%s: not written: a source failed, and the table would be partial", out);
+		return status;
+	}
 	if (out && !stdout_to_temporary(out))
 		fatal("%s: cannot create a temporary file: %s", out, strerror(errno));
 	site_table_write(&table, stdout);
