@@ -61,3 +61,12 @@ expect_same want none.data "profile data of a file without hints"
 "$LC" report none.data > out || fail "report of no sites failed"
 expect_grep '^no __builtin_expect site in the input: ' out
 expect_grep 'expand to nothing \(as SQLite.s do\)$' out
+
+# A profile whose sources cannot all be read does not replace --out's file.
+printf 'kept\n' > kept.data
+status=0
+"$TOP/likely-check/likely-check" profile --out kept.data no-such-source.c > /dev/null 2> partial.err || status=$?
+((status == 1)) || fail "profile with a missing source: status $status"
+[[ $(cat kept.data) == kept ]] || fail "profile with a missing source replaced kept.data"
+ls kept.data.tmp* > /dev/null 2>&1 && fail "a temporary file was left behind"
+exit 0
