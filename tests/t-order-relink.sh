@@ -65,6 +65,13 @@ expect_no_grep '	\.debug' order.list "the order"
 head -8 order.list | cut -f2 > got
 printf '%s\n' .text .text.startup.main .text.f3 .text.f17 .text.f9 .text.f21 .text.f5 .text.g.constprop.0 > want
 expect_same want got "the first sections of the order"
+# lld's call-graph form from the trace alone: consecutive first touches.
+"$DEPORDER" -q --granularity=section --trace default.trace --map default.map --emit=lld-call-graph \
+	--cc -- gcc -o prog prog.o > callgraph.txt 2> /dev/null || fail "deporder --emit=lld-call-graph"
+expect_grep '^main f3 1$' callgraph.txt "the call graph"
+expect_grep '^f3 f17 1$' callgraph.txt "the call graph"
+gcc -fuse-ld=lld -o prog-cg prog.o -Wl,--call-graph-ordering-file,callgraph.txt || fail "lld with the call graph"
+./prog-cg > got.out && expect_same want.out got.out "prog-cg's output"
 deporder_emit gnu-ld order.ld
 deporder_emit gold order.gold
 deporder_emit lld order.lld
