@@ -289,14 +289,15 @@ int trace_hot(struct link *link, char **traces, size_t trace_count, const char *
 			status = EXIT_INPUT;
 			continue;
 		}
-		/* Function first executions, and the instruction that first touched
-		   each code page: code that runs without a known function entry
-		   (crtbegin's frame_dummy, say) is touched all the same. */
+		/* Function first executions, the instruction that first touched
+		   each code page (code that runs without a known function entry,
+		   crtbegin's frame_dummy say, is touched all the same), and data
+		   objects first used. */
 		if (is_pagein) {
 			for (k = 0; k < pt.record_count; k++)
-				if (pt.records[k].kind == 'F' || pt.records[k].kind == 'C')
+				if (strchr("FCO", pt.records[k].kind))
 					*ARRAY_PUSH(addresses, address_count, address_capacity) =
-						pt.records[k].kind == 'F' ? pt.records[k].address : pt.records[k].ip;
+						pt.records[k].kind == 'C' ? pt.records[k].ip : pt.records[k].address;
 		} else {
 			for (k = 0; k < ct.record_count; k++)
 				*ARRAY_PUSH(addresses, address_count, address_capacity) = ct.records[k].function;

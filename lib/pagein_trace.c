@@ -82,7 +82,7 @@ static int parse_record(struct pagein_trace *t, char *line)
 	char *rest, *in;
 
 	if (sscanf(line, "%" SCNu64 " 0x%" SCNx64 " %c %" SCNu64 " 0x%" SCNx64 ":%n", &r.sequence, &r.address,
-		   &r.kind, &r.time, &r.ip, &used) != 5 || !used || !strchr("CDHSAF", r.kind))
+		   &r.kind, &r.time, &r.ip, &used) != 5 || !used || !strchr("CDHSAFO", r.kind))
 		return -1;
 	rest = line + used;
 	while (*rest == ' ')

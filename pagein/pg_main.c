@@ -24,8 +24,10 @@
 
    KIND is C (code page first executed), D (data page of a mapped object
    first read or written), H (heap: the brk area), S (a thread's stack),
-   A (other anonymous memory), or F (function first executed; ADDRESS is the
-   function's entry, not a page).  IP is the instruction that touched it.
+   A (other anonymous memory), F (function first executed; ADDRESS is the
+   function's entry, not a page), or O (data object of a mapped object
+   first read or written, with --granularity=function; ADDRESS is the
+   object's start and SYMBOL its name).  IP is the instruction that touched it.
    Code and data pages are tracked apart: a page may be reported as C and
    as D.  Pages of valgrind's own preload objects are not reported; the
    stack under valgrind is not where it is natively, so S pages say nothing
@@ -65,6 +67,9 @@ static const HChar *clo_objects = NULL;
 static Bool clo_functions = False;
 
 static UInt page_shift = 12;
+/* Data accesses call the helper when their site moves to another page, or
+   with --granularity=function another 64-byte line (for data objects). */
+static UInt data_shift = 12;
 
 static Bool pg_process_cmd_line_option(const HChar *arg)
 {
@@ -177,7 +182,8 @@ static void out_open(void)
 		 "(valgrind has no cycle counter)");
 	out_line("# columns: SEQ ADDRESS KIND TIME IP: SYMBOL (in OBJECT)");
 	out_line("# kinds: C code page, D data page of an object, H heap, S stack, "
-		 "A other anonymous memory, F function first executed (ADDRESS is its entry)");
+		 "A other anonymous memory, F function first executed (ADDRESS is its entry), "
+		 "O data object first used (ADDRESS is its start, SYMBOL its name)");
 }
 
 static void out_close(void)
@@ -413,9 +419,9 @@ static VgHashTable *functions;
 static ULong instructions;      /* guest instructions executed, updated per block */
 static ULong time_origin;
 static ULong sequence;
-static ULong counts[6];         /* by kind: C D H S A F */
+static ULong counts[7];         /* by kind: C D H S A F O */
 
-static const HChar *kind_names = "CDHSAF";
+static const HChar *kind_names = "CDHSAFO";
 
 static void record(HChar kind, Addr address, Addr ip, ULong time)
 {
@@ -437,6 +443,22 @@ static void record(HChar kind, Addr address, Addr ip, ULong time)
 	out_line(line);
 	counts[VG_(strchr)(kind_names, kind) - kind_names]++;
 }
+
+static void record_object(Addr start, Addr ip, ULong time, const HChar *name, const Object *o)
+{
+	HChar line[2048];
+
+	if (sequence == 0)
+		time_origin = time;
+	VG_(snprintf)(line, sizeof(line), "%4llu 0x%lx O %12llu 0x%lx: %s (in %s)",
+		      ++sequence, start, time - time_origin, ip, name, o->path);
+	out_line(line);
+	counts[6]++;
+}
+
+/* Data objects seen (--granularity=function): their start addresses. */
+static VgHashTable *data_objects;
+static PageSet data_lines;
 
 static Bool stack_of_some_thread(Addr a)
 {
@@ -509,6 +531,32 @@ static VG_REGPARM(3) void pg_function(Addr entry, FunctionFlag *f, ULong pending
 	record('F', entry, entry, instructions + pending);
 }
 
+/* The first touch of each data object of a mapped object: checked once
+   per 64-byte line, the symbol found through valgrind's debug info. */
+static void object_touch(Addr a, Addr ip, ULong pending)
+{
+	UChar *line = page_flag(&data_lines, a >> 6);
+	const HChar *name;
+	PtrdiffT offset;
+	Object *o;
+	VgHashNode *n;
+
+	if (*line)
+		return;
+	*line = 1;
+	o = object_at(a);
+	if (!o || o->valgrind || !o->selected)
+		return;
+	if (!VG_(get_datasym_and_offset)(VG_(current_DiEpoch)(), a, &name, &offset))
+		return;
+	if (VG_(HT_lookup)(data_objects, a - offset))
+		return;
+	n = VG_(malloc)("pg.object", sizeof(*n));
+	n->key = a - offset;
+	VG_(HT_add_node)(data_objects, n);
+	record_object(a - offset, ip, instructions + pending, name, o);
+}
+
 static void data_touch(Addr a, Addr ip, ULong pending)
 {
 	Addr page = a >> page_shift;
@@ -516,6 +564,8 @@ static void data_touch(Addr a, Addr ip, ULong pending)
 	Object *o;
 	HChar kind;
 
+	if (clo_functions)
+		object_touch(a, ip, pending);
 	if (*flag)
 		return;
 	*flag = 1;
@@ -534,9 +584,9 @@ static VG_REGPARM(3) void pg_data(Addr a, Addr ip, ULong *site_cache_and_size)
 	ULong size = site_cache_and_size[1];
 	ULong pending = site_cache_and_size[2];
 
-	site_cache_and_size[0] = a >> page_shift;
+	site_cache_and_size[0] = a >> data_shift;
 	data_touch(a, ip, pending);
-	if (size > 1 && ((a + size - 1) >> page_shift) != (a >> page_shift))
+	if (size > 1 && ((a + size - 1) >> data_shift) != (a >> data_shift))
 		data_touch(a + size - 1, ip, pending);
 }
 
@@ -619,7 +669,7 @@ static void instrument_data(IRSB *sb, IRExpr *addr, Int size, IRExpr *guard, Add
 	site[0] = ~0ULL;
 	site[1] = size;
 	site[2] = pending;
-	page = add_tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, addr, IRExpr_Const(IRConst_U8(page_shift))));
+	page = add_tmp(sb, Ity_I64, IRExpr_Binop(Iop_Shr64, addr, IRExpr_Const(IRConst_U8(data_shift))));
 	cached = add_tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)site)));
 	differ = add_tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(page), IRExpr_RdTmp(cached)));
 	if (guard)
@@ -759,6 +809,8 @@ static void pg_post_clo_init(void)
 		VG_(fmsg_bad_option)("--page-size", "must be a power of two from 512 to 16777216\n");
 	for (page_shift = 0; (1LL << page_shift) < clo_page_size; page_shift++)
 		;
+	data_shift = clo_functions ? 6 : page_shift;
+	data_objects = VG_(HT_construct)("pg.data_objects");
 	if (!objects)
 		objects = VG_(newXA)(VG_(malloc), "pg.objects", VG_(free), sizeof(Object));
 	functions = VG_(HT_construct)("pg.functions");
@@ -773,8 +825,8 @@ static void pg_fini(Int exitcode)
 	out_close();
 	if (VG_(clo_verbosity) > 0)
 		VG_(umsg)("pagein: %s: %llu code pages, %llu object data pages, %llu heap, %llu stack, "
-			  "%llu other anonymous; %llu functions\n", out_path, counts[0], counts[1], counts[2],
-			  counts[3], counts[4], counts[5]);
+			  "%llu other anonymous; %llu functions, %llu data objects\n", out_path, counts[0], counts[1],
+			  counts[2], counts[3], counts[4], counts[5], counts[6]);
 }
 
 static void pg_pre_clo_init(void)

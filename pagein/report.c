@@ -30,7 +30,7 @@ struct object_summary {
 struct summary {
 	const struct pagein_trace *trace;
 	struct object_summary *objects;
-	size_t other_files, heap, stack, anonymous, functions;
+	size_t other_files, heap, stack, anonymous, functions, data_objects;
 	size_t timeline[TIMELINE_STEPS]; /* object pages touched by each tenth */
 };
 
@@ -69,6 +69,7 @@ static void summarize(const struct pagein_trace *t, struct summary *s)
 		case 'S': s->stack++; break;
 		case 'A': s->anonymous++; break;
 		case 'F': s->functions++; break;
+		case 'O': s->data_objects++; break;
 		}
 		if (!object_page)
 			continue;
@@ -99,8 +100,9 @@ static void print_text(const struct summary *s, bool timeline)
 		total_data += s->objects[i].data;
 	}
 	printf("  %-56s %10zu %10zu\n", "all objects", total_code, total_data);
-	printf("  other mapped files %zu, heap %zu, stack %zu, other anonymous %zu; functions first executed %zu\n",
-	       s->other_files, s->heap, s->stack, s->anonymous, s->functions);
+	printf("  other mapped files %zu, heap %zu, stack %zu, other anonymous %zu; functions first executed %zu, "
+	       "data objects first used %zu\n", s->other_files, s->heap, s->stack, s->anonymous, s->functions,
+	       s->data_objects);
 	printf("  object pages touched by each tenth of the run (guest instructions):\n   ");
 	for (i = 0; i < TIMELINE_STEPS; i++)
 		printf(" %zu%%:%zu", (i + 1) * 10, s->timeline[i]);
@@ -142,7 +144,8 @@ static void print_json(const struct summary *s)
 		       (unsigned long long)s->objects[i].object->base, s->objects[i].code, s->objects[i].data);
 	}
 	printf("], \"other_files\": %zu, \"heap\": %zu, \"stack\": %zu, \"anonymous\": %zu, \"functions\": %zu, "
-	       "\"timeline\": [", s->other_files, s->heap, s->stack, s->anonymous, s->functions);
+	       "\"data_objects\": %zu, \"timeline\": [", s->other_files, s->heap, s->stack, s->anonymous, s->functions,
+	       s->data_objects);
 	for (i = 0; i < TIMELINE_STEPS; i++)
 		printf("%s%zu", i ? ", " : "", s->timeline[i]);
 	printf("]}");

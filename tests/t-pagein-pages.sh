@@ -77,16 +77,24 @@ for f in main f3 f1 f2; do
 done > want.txt
 expect_same want.txt got.txt "function records"
 
+# Data objects (with --granularity=function): data_a then data_b, at their
+# starts and by name; data_unused never.
+relative trace "$here/pages" O | grep -E ' data_(a|b|unused)$' > got.txt
+for d in data_a data_b; do
+	printf '0x%x %s\n' $(( 0x$(nm pages | awk -v s=$d '$3 == s { print $1 }') )) "$d"
+done > want.txt
+expect_same want.txt got.txt "data object records"
+
 # Kinds: the stack is S, malloc's memory H, and every record's kind is one
 # of the documented.
 grep -v '^#' trace | awk '{ print $3 }' | sort -u > kinds.txt
 expect_grep '^S$' kinds.txt "kinds"
 expect_grep '^H$' kinds.txt "kinds"
-expect_no_grep '^[^CDHSAF]$' kinds.txt "kinds"
+expect_no_grep '^[^CDHSAFO]$' kinds.txt "kinds"
 
 # --code=no --data=no: functions only; --objects: only the matching object.
 "$PAGEIN" --out-file="$here/trace2" --code=no --data=no --granularity=function -- ./pages 2> /dev/null
-[[ $(grep -v '^#' trace2 | awk '{print $3}' | sort -u) == F ]] || fail "--code=no --data=no still records pages"
+[[ $(grep -v '^#' trace2 | awk '{print $3}' | sort -u) == F ]] || fail "--code=no --data=no still records pages or objects"
 "$PAGEIN" --out-file="$here/trace3" --objects='*libdso.so' -- ./pages 2> /dev/null
 grep -v '^#' trace3 | grep -v 'in .*libdso.so)$' > other.txt || true
 relative trace3 "$dso" C > dso3.txt
