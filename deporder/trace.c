@@ -26,6 +26,20 @@ struct touch {
 
 static bool first_touch_only;
 
+/* Sections the linker creates itself (no input file has them). */
+static bool linker_made(const char *name)
+{
+	static const char *const prefixes[] = { ".dynbss", ".dynamic", ".dynsym", ".dynstr", ".got", ".plt",
+						".iplt", ".igot", ".rela.", ".rel.", ".interp", ".hash", ".gnu.hash",
+						".gnu.version", ".eh_frame_hdr", ".tbss", ".tdata", NULL };
+	int i;
+
+	for (i = 0; prefixes[i]; i++)
+		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
 static int by_importance(const void *a, const void *b)
 {
 	const struct touch *x = a, *y = b;
@@ -319,6 +333,12 @@ int trace_hot(struct link *link, char **traces, size_t trace_count, const char *
 			u = strmap_get(&units, s->file);
 			if (u)
 				section = section_named(u, s->name, s->size);
+			if (!section && linker_made(s->name)) {
+				/* Copy relocations, GOT, PLT: the map files them under
+				   the first input, but the linker made them. */
+				outside++;
+				continue;
+			}
 			if (!u || !section) {
 				char *key = xasprintf("%s\t%s", s->file, s->name);
 				void **slot = strmap_slot(&missing, key);
@@ -365,7 +385,9 @@ int trace_hot(struct link *link, char **traces, size_t trace_count, const char *
 			collect_touches(link, traces[t], &pt, object, &map, &units);
 		{
 			size_t total = matched + stale + outside;
-			double rate = total ? (double)matched / total : 0;
+			/* What lies outside every input section (linker-made, or code
+			   without a file) says nothing about staleness. */
+			double rate = matched + stale ? (double)matched / (matched + stale) : 0;
 
 			if (rate < link->match_rate)
 				link->match_rate = rate;
