@@ -255,13 +255,18 @@ static void emit_call_graph(struct link *link, const char *provenance)
 	printf("# %s\n", provenance);
 	for (t = 0; t < link->sequence_count; t++) {
 		const struct trace_sequence *sq = &link->sequences[t];
+		const char *previous = NULL;
 
-		for (i = 0; i + 1 < sq->count; i++) {
-			const char *a = section_symbol(&sq->items[i]), *b = section_symbol(&sq->items[i + 1]);
+		/* Functions only: data sections in the sequence are skipped over. */
+		for (i = 0; i < sq->count; i++) {
+			const char *a = previous, *b = section_symbol(&sq->items[i]);
 			char *key;
 			void **slot;
 
-			if (!a || !b)
+			if (!b)
+				continue;
+			previous = b;
+			if (!a)
 				continue;
 			key = xasprintf("%s %s", a, b);
 			slot = strmap_slot(&weights, key);
