@@ -540,10 +540,6 @@ HIDDEN static void at_exit(void)
 		write_trace(REASON_EXIT);
 }
 
-HIDDEN static void before_fork(void)
-{
-}
-
 HIDDEN static void after_fork_parent(void)
 {
 	if (!atomic_load(&stopped))
@@ -568,7 +564,7 @@ __attribute__((constructor(101), no_instrument_function)) static void cygtrace_i
 		edge_sample = n > 1 ? (unsigned)n : 1;
 	}
 	parse_stop(getenv("CYGTRACE_STOP"));
-	pthread_atfork(before_fork, after_fork_parent, after_fork_child);
+	pthread_atfork(NULL, after_fork_parent, after_fork_child);
 	atexit(at_exit);
 }
 

@@ -317,7 +317,8 @@ static struct unit *member_unit(struct link *link, struct input *in, size_t m)
 
 		if (map_file(path, &u->map, &u->map_size, &why) < 0) {
 			error("%s: thin archive member '%s': %s", in->path, path, why);
-			goto fail_path;
+			free(path);
+			goto fail;
 		}
 		free(path);
 		data = u->map;
@@ -336,8 +337,6 @@ static struct unit *member_unit(struct link *link, struct input *in, size_t m)
 	}
 	in->members[m] = u;
 	return u;
-fail_path:
-	;
 fail:
 	free(why);
 	link->status = EXIT_INPUT;

@@ -415,11 +415,6 @@ static void load_default_script(void)
 	pclose(p);
 }
 
-static void load_default_dirs(void)
-{
-	load_default_script();
-}
-
 bool inputs_linker_defines(const char *name)
 {
 	load_default_script();
@@ -467,7 +462,7 @@ static char *find_library(struct link_options *opt, const char *name, bool searc
 
 	if (path)
 		return path;
-	load_default_dirs();
+	load_default_script();
 	return search_dirs(default_dirs, default_dir_count, name, search_static);
 }
 

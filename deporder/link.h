@@ -193,6 +193,9 @@ bool sections_is_unit(const struct unit *u, uint32_t section);
 
 enum output_format { FORMAT_LIST, FORMAT_MEMBERS, FORMAT_JSON };
 
+/* A string naming one section of one unit, for hash tables (newly allocated). */
+char *unit_section_key(const struct unit *u, uint32_t section);
+
 /* Maps the records of traces (pagein or cygtrace files) of a binary linked
    with -Wl,-Map=map_path to input sections of the closure and fills
    link->hot; reports the match rate on stderr.  object_glob picks the

@@ -224,6 +224,11 @@ static void print_json(struct walk *w, size_t reached)
 	printf("\n  ]\n}\n");
 }
 
+char *unit_section_key(const struct unit *u, uint32_t section)
+{
+	return xasprintf("%p\t%u", (const void *)u, section);
+}
+
 struct unit_section *order_compute(struct link *link, bool by_section, size_t *count)
 {
 	struct walk w = { .link = link, .by_section = by_section };
@@ -241,7 +246,7 @@ struct unit_section *order_compute(struct link *link, bool by_section, size_t *c
 
 		if (!by_section)
 			us.section = 0;
-		key = xasprintf("%p\t%u", (void *)us.unit, us.section);
+		key = unit_section_key(us.unit, us.section);
 		slot = strmap_slot(&placed, key);
 		if (*slot) {
 			free(key);

@@ -109,7 +109,7 @@ static void add_startup_files(struct link *link, struct strmap *touched)
 
 			if (!sections_is_unit(u, k) || !bound_for_text(&us))
 				continue;
-			key = xasprintf("%p\t%u", (void *)u, k);
+			key = unit_section_key(u, k);
 			if (strmap_get(touched, key)) {
 				free(key);
 				continue;
@@ -352,7 +352,7 @@ int trace_hot(struct link *link, char **traces, size_t trace_count, const char *
 			}
 			matched++;
 			{
-				char *key = xasprintf("%p\t%u", (void *)u, section);
+				char *key = unit_section_key(u, section);
 				void **slot = strmap_slot(&touched, key);
 				struct touch *tc;
 				double position = (double)k / (address_count ? address_count : 1);
@@ -537,7 +537,7 @@ void trace_evaluate(struct link *link, uint64_t page_size)
 		pos = align_up(pos, s->addralign);
 		at = xmalloc(sizeof(*at));
 		*at = pos;
-		*strmap_slot(&placed_at, xasprintf("%p\t%u", (void *)us->unit, us->section)) = at;
+		*strmap_slot(&placed_at, unit_section_key(us->unit, us->section)) = at;
 		pos += s->size;
 	}
 	printf("%-40s %14s %14s %16s %16s\n", "trace", "pages now", "pages ordered", "64K windows now",
@@ -551,7 +551,7 @@ void trace_evaluate(struct link *link, uint64_t page_size)
 			*ARRAY_PUSH(pages, n, capacity) = tt->fixed_pages[i] / page * page;
 		for (i = 0; i < tt->range_count; i++) {
 			const struct traced_range *r = &tt->ranges[i];
-			char *key = xasprintf("%p\t%u", (void *)r->us.unit, r->us.section);
+			char *key = unit_section_key(r->us.unit, r->us.section);
 			uint64_t *at = strmap_get(&placed_at, key), a;
 
 			free(key);
@@ -595,7 +595,7 @@ void trace_add_data(struct link *link)
 
 			if (!sections_reloc_target(link, us.unit, &s->relocs[r], &tu, &ts) || !is_data_section(tu, ts))
 				continue;
-			key = xasprintf("%p\t%u", (void *)tu, ts);
+			key = unit_section_key(tu, ts);
 			slot = strmap_slot(&seen, key);
 			if (*slot) {
 				free(key);

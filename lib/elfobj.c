@@ -278,11 +278,9 @@ static int open_elf(struct elf_object *obj, const char *name, void *data, size_t
 		*why = xstrdup("cannot read ELF: the section header table extends past the end of the file (truncated?)");
 		goto fail;
 	}
-	if (eh.e_shoff == 0 || eh.e_shnum == 0) {
-		if (eh.e_shoff == 0 || eh.e_shentsize == 0) {
-			*why = xstrdup("cannot read ELF: no section header table");
-			goto fail;
-		}
+	if (eh.e_shoff == 0 || (eh.e_shnum == 0 && eh.e_shentsize == 0)) {
+		*why = xstrdup("cannot read ELF: no section header table");
+		goto fail;
 	}
 	if (elf_getshdrnum(elf, &shnum) != 0) {
 		*why = libelf_failure("elf_getshdrnum");

@@ -208,7 +208,7 @@ static void emit_lld(const struct unit_section *order, size_t count, const char 
 	for (i = 0; i < count; i++) {
 		const struct unit *u = order[i].unit;
 
-		for (k = u->elf.first_global ? 1 : 1; k < u->elf.symbol_count; k++) {
+		for (k = 1; k < u->elf.symbol_count; k++) {
 			const struct elf_symbol *s = &u->elf.symbols[k];
 			void **slot;
 
