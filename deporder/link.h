@@ -138,6 +138,7 @@ struct link {
 	size_t hot_count, hot_capacity;
 	uint64_t text_start;        /* where .text began in the traced link */
 	double match_rate;          /* the lowest share of a trace's records matched */
+	bool evaluate;              /* --evaluate: keep what each trace touched */
 	struct trace_touches *touches; /* per trace, for --evaluate */
 	size_t touches_count, touches_capacity;
 	struct trace_sequence *sequences; /* per trace: sections in first-touch order */

@@ -259,6 +259,7 @@ int main(int argc, char **argv)
 	closure_run(&link);
 	if (trace_count) {
 		link.trace_weights = weights;
+		link.evaluate = evaluate;
 		if (trace_hot(&link, traces, trace_count, map, trace_object, min_match))
 			return EXIT_INPUT;
 		trace_pack(&link, page_size);

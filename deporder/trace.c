@@ -31,7 +31,7 @@ static bool linker_made(const char *name)
 {
 	static const char *const prefixes[] = { ".dynbss", ".dynamic", ".dynsym", ".dynstr", ".got", ".plt",
 						".iplt", ".igot", ".rela.", ".rel.", ".interp", ".hash", ".gnu.hash",
-						".gnu.version", ".eh_frame_hdr", ".tbss", ".tdata", NULL };
+						".gnu.version", ".eh_frame_hdr", NULL };
 	int i;
 
 	for (i = 0; prefixes[i]; i++)
@@ -381,7 +381,7 @@ int trace_hot(struct link *link, char **traces, size_t trace_count, const char *
 				}
 			}
 		}
-		if (is_pagein)
+		if (is_pagein && link->evaluate)
 			collect_touches(link, traces[t], &pt, object, &map, &units);
 		{
 			size_t total = matched + stale + outside;
