@@ -1,13 +1,13 @@
 # likely-check: the report CLI, the counting header and its runtime.
 LIKELY_CHECK_OBJS = likely-check/main.o likely-check/sites.o likely-check/report.o \
-	likely-check/profile.o likely-check/json.o likely-check/compare.o
+	likely-check/profile.o likely-check/compare.o
 PROGS += likely-check/likely-check likely-check/liblikely-check.so
 BIN_PROGS += likely-check/likely-check
 MAN1 += likely-check/likely-check.1
 OBJS += $(LIKELY_CHECK_OBJS)
 LIBDIR_LINKOPT ?= $(PREFIX)/lib/linkopt
 
-likely-check/likely-check: $(LIKELY_CHECK_OBJS) lib/util.o
+likely-check/likely-check: $(LIKELY_CHECK_OBJS) lib/util.o lib/json.o
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^
 
 # The runtime is loaded into other people's programs (LD_PRELOAD too), so it

@@ -1,5 +1,6 @@
 #include "cycle.h"
 #include "proc.h"
+#include "json.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -1293,91 +1294,38 @@ static int compare_hot(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-/* The first c at or after p outside a JSON string, or NULL: names such
-   as operator[] or {lambda()#1} hold brackets. */
-static char *json_find(char *p, char c)
-{
-	for (; *p; p++) {
-		if (*p == c)
-			return p;
-		if (*p != '"')
-			continue;
-		for (p++; *p && *p != '"'; p++)
-			if (*p == '\\' && p[1])
-				p++;
-		if (!*p)
-			return NULL;
-	}
-	return NULL;
-}
-
-/* The value of "key": in the JSON object text [p, end): a new string for a
-   string value (escapes kept), the digits for a number; NULL when absent. */
-static char *json_field(const char *p, const char *end, const char *key)
-{
-	char *pattern = xasprintf("\"%s\":", key);
-	const char *at = strstr(p, pattern), *v;
-
-	free(pattern);
-	if (!at || at >= end)
-		return NULL;
-	v = at + strlen(key) + 3;
-	while (*v == ' ')
-		v++;
-	if (*v == '"') {
-		const char *q = json_find((char *)v + 1, '"');
-
-		return q ? xstrndup(v + 1, q - v - 1) : NULL;
-	}
-	return xstrndup(v, strspn(v, "0123456789"));
-}
-
 /* Adds the functions gcov's JSON output lists to hot. */
-static void read_functions(char *out, struct hot_function **hot, size_t *nhot, size_t *cap)
+static void read_functions(const char *out, struct hot_function **hot, size_t *nhot, size_t *cap)
 {
-	char *p, *file = NULL;
+	const char *why;
+	struct json *root = json_parse(out, &why);
+	const struct json *files = json_get(root, "files");
+	size_t i, k;
 
-	/* each "file" object holds a "functions" array of flat objects and,
-	   after it (gcov 12 writes the keys in this order), its "file" name */
-	for (p = out; (p = strstr(p, "\"functions\": ["));) {
-		char *close = json_find(p + 14, ']'), *name_at;
+	if (!root) {
+		warn("gcov --json-format: cannot read its output: %s", why);
+		return;
+	}
+	for (i = 0; files && files->type == JSON_ARRAY && i < files->count; i++) {
+		const struct json *file = files->items[i], *functions = json_get(file, "functions");
+		const char *file_name = json_get_string(file, "file", "?");
 
-		if (!close)
-			break;
-		name_at = strstr(close, "\"file\": \"");
-		free(file);
-		file = name_at ? json_field(name_at, name_at + 9, "file") : NULL;
-		if (!file)
-			file = xstrdup("?");
-		for (p += 14; p < close && (*p == ' ' || *p == '{');) {
-			char *end = json_find(p, '}'), *name, *count, *line;
+		for (k = 0; functions && functions->type == JSON_ARRAY && k < functions->count; k++) {
+			const struct json *f = functions->items[k];
+			const char *name = json_get_string(f, "demangled_name", json_get_string(f, "name", NULL));
+			const struct json *count = json_get(f, "execution_count");
 			struct hot_function *h;
 
-			if (!end || end > close)
-				break;
-			name = json_field(p, end, "demangled_name");
-			if (!name)
-				name = json_field(p, end, "name");
-			count = json_field(p, end, "execution_count");
-			line = json_field(p, end, "start_line");
-			if (name && count) {
-				h = ARRAY_PUSH(*hot, *nhot, *cap);
-				h->name = name;
-				h->file = xstrdup(file);
-				h->count = strtoull(count, NULL, 10);
-				h->line = line ? strtol(line, NULL, 10) : 0;
-			} else {
-				free(name);
-			}
-			free(count);
-			free(line);
-			p = end + 1;
-			while (*p == ',' || *p == ' ')
-				p++;
+			if (!name || !count || count->type != JSON_NUMBER)
+				continue;
+			h = ARRAY_PUSH(*hot, *nhot, *cap);
+			h->name = xstrdup(name);
+			h->file = xstrdup(file_name);
+			h->count = (unsigned long long)count->number;
+			h->line = (long)json_get_number(f, "start_line", 0);
 		}
-		p = close;
 	}
-	free(file);
+	json_free(root);
 }
 
 int cycle_show(const struct pgo_options *o)

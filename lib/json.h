@@ -1,6 +1,6 @@
-/* json: a small reader for gcov's --json-format output. */
-#ifndef LIKELY_CHECK_JSON_H
-#define LIKELY_CHECK_JSON_H
+/* json: a small JSON reader, for gcov's --json-format output. */
+#ifndef LINKOPT_JSON_H
+#define LINKOPT_JSON_H
 
 #include <stddef.h>
 
