@@ -7,7 +7,7 @@ CC ?= cc
 CFLAGS ?= -O2 -g
 LDFLAGS ?=
 LDLIBS_ELF = -lelf -lz
-WARN = -Wall -Wextra -Wno-sign-compare
+WARN = -Wall -Wextra -Wno-sign-compare -Wno-missing-field-initializers
 ALL_CFLAGS = -std=gnu11 $(WARN) -Ilib $(CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS)
 ifeq ($(SAN),1)
@@ -15,7 +15,7 @@ ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize
 ALL_LDFLAGS += -fsanitize=address,undefined
 endif
 
-LIB_OBJS = lib/util.o lib/archive.o lib/elfobj.o lib/pagein_trace.o lib/cygtrace_trace.o lib/symbolize.o lib/ldmap.o lib/json.o
+LIB_OBJS = lib/util.o lib/cli.o lib/archive.o lib/elfobj.o lib/pagein_trace.o lib/cygtrace_trace.o lib/symbolize.o lib/ldmap.o lib/json.o
 DEPORDER_OBJS = deporder/main.o deporder/inputs.o deporder/closure.o \
 	deporder/sections.o deporder/order.o deporder/ccdriver.o deporder/trace.o \
 	linkscripts/emit.o
