@@ -151,7 +151,7 @@ static void print_options(FILE *f, const struct cli_option *options)
 			continue;
 		form = option_form(o, true);
 		width = fprintf(f, "  %s%s", o->short_name ? "" : "    ", form);
-		if (width >= 24) {
+		if (width > 22) {
 			fputc('\n', f);
 			width = 0;
 		}
