@@ -92,7 +92,7 @@ static void print_wrapped(FILE *f, const char *prefix, char **words, size_t coun
 		size_t len = strlen(words[k]);
 
 		if (column > indent && column + 1 + len > 79) {
-			fprintf(f, "\n%*s", (int)indent, "");
+			fprintf(f, "\n%*s", (int)indent - 1, "");
 			column = indent;
 		}
 		fputc(' ', f);
@@ -426,6 +426,8 @@ int cli_dispatch(const struct cli_program *program, int argc, char **argv)
 	if (!program->fallback) {
 		if (!word)
 			cli_usage_error("no command given");
+		if (word[0] == '-')
+			cli_usage_error("unrecognized option '%s'", word);
 		cli_usage_error("unknown command '%s'", word);
 	}
 	fallback_of = program;

@@ -5,7 +5,7 @@ BIN_PROGS += pgo-driver/pgo-run
 MAN1 += pgo-driver/pgo-run.1
 OBJS += $(PGO_RUN_OBJS)
 
-pgo-driver/pgo-run: $(PGO_RUN_OBJS) lib/util.o lib/json.o
+pgo-driver/pgo-run: $(PGO_RUN_OBJS) lib/util.o lib/cli.o lib/json.o
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^
 
 bench-pgo: pgo-driver/pgo-run
