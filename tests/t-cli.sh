@@ -4,28 +4,30 @@
 # value with exit 2, the message first and "Try 'NAME --help'" after it.
 # Each valued option listed in a --help text is then given in both forms,
 # --name VALUE and --name=VALUE: the two runs must behave alike (status,
-# stdout, stderr), and neither may be refused for the option itself.
+# stdout, stderr), and neither may be refused for the option itself; and
+# the program's man page must describe every option its --help lists.
 . "$TESTDIR/lib.sh"
 
-# program path|name as its messages and --help show it|subcommand or empty
-programs="$TOP/deporder/deporder|deporder|
-$TOP/pagein/pagein|pagein|
-$TOP/pagein/pagein-report|pagein-report|
-$TOP/cygtrace/cygtrace-resolve|cygtrace-resolve|
-$TOP/likely-check/likely-check|likely-check|
-$TOP/likely-check/likely-check|likely-check|cflags
-$TOP/likely-check/likely-check|likely-check|ldflags
-$TOP/likely-check/likely-check|likely-check|run
-$TOP/likely-check/likely-check|likely-check|report
-$TOP/likely-check/likely-check|likely-check|compare
-$TOP/likely-check/likely-check|likely-check|profile
-$TOP/likely-check/likely-check|likely-check|macros
-$TOP/pgo-driver/pgo-run|pgo-run|
-$TOP/pgo-driver/pgo-run|pgo-run|build
-$TOP/pgo-driver/pgo-run|pgo-run|status
-$TOP/pgo-driver/pgo-run|pgo-run|show
-$TOP/pgo-driver/pgo-run|pgo-run|clean
-$TOP/pgo-driver/pgo-run|pgo-run|merge"
+# program path|name as its messages and --help show it|subcommand or empty|
+# its man page
+programs="$TOP/deporder/deporder|deporder||deporder/deporder.1
+$TOP/pagein/pagein|pagein||pagein/pagein.1
+$TOP/pagein/pagein-report|pagein-report||pagein/pagein.1
+$TOP/cygtrace/cygtrace-resolve|cygtrace-resolve||cygtrace/cygtrace.1
+$TOP/likely-check/likely-check|likely-check||likely-check/likely-check.1
+$TOP/likely-check/likely-check|likely-check|cflags|likely-check/likely-check.1
+$TOP/likely-check/likely-check|likely-check|ldflags|likely-check/likely-check.1
+$TOP/likely-check/likely-check|likely-check|run|likely-check/likely-check.1
+$TOP/likely-check/likely-check|likely-check|report|likely-check/likely-check.1
+$TOP/likely-check/likely-check|likely-check|compare|likely-check/likely-check.1
+$TOP/likely-check/likely-check|likely-check|profile|likely-check/likely-check.1
+$TOP/likely-check/likely-check|likely-check|macros|likely-check/likely-check.1
+$TOP/pgo-driver/pgo-run|pgo-run||pgo-driver/pgo-run.1
+$TOP/pgo-driver/pgo-run|pgo-run|build|pgo-driver/pgo-run.1
+$TOP/pgo-driver/pgo-run|pgo-run|status|pgo-driver/pgo-run.1
+$TOP/pgo-driver/pgo-run|pgo-run|show|pgo-driver/pgo-run.1
+$TOP/pgo-driver/pgo-run|pgo-run|clean|pgo-driver/pgo-run.1
+$TOP/pgo-driver/pgo-run|pgo-run|merge|pgo-driver/pgo-run.1"
 
 # A value of each kind the --help texts name, valid for the option.
 sample() {
@@ -57,7 +59,7 @@ run() {
 }
 
 checks=0
-while IFS='|' read -r path name sub; do
+while IFS='|' read -r path name sub manpage; do
 	[[ -x $path ]] || fail "$path is not built (run make)"
 	full=$name${sub:+ $sub}
 	args=(${sub:+"$sub"})
@@ -83,9 +85,15 @@ while IFS='|' read -r path name sub; do
 
 	# The valued options of the --help text: "--name VALUE" or "--name=A|B".
 	run "$path" "${args[@]}" --help
+	grep -oE '^ +(-[a-zA-Z], )?--[a-z][a-z-]*' out | sed -E 's/^ +(-[a-zA-Z], )?//' | while read -r option; do
+		grep -qF -- "$(sed 's/-/\\-/g' <<< "$option")" "$TOP/$manpage" || echo "$option"
+	done > undocumented
+	[[ -s undocumented ]] && fail "$full: options not in the man page $manpage: $(tr '\n' ' ' < undocumented)"
 	grep -oE '^ +(-[a-zA-Z], )?--[a-z][a-z-]*[ =][^ ]+' out | sed -E 's/^ +(-[a-zA-Z], )?//' > valued || true
 	while read -r form; do
 		option=${form%%[ =]*}
+		grep -qF -- "$(sed 's/-/\\-/g' <<< "$option")" "$TOP/$manpage" ||
+			fail "$full $option: not in the man page $manpage"
 		value_name=${form#*[ =]}
 		value=$(sample "$value_name") || fail "$full $option: no sample for value '$value_name' (add one to this test)"
 		run "$path" "${args[@]}" "$option"
