@@ -1,7 +1,7 @@
 /* deporder: the archive members (or input sections) a GNU ld link needs,
    computed as ld computes them, in dependency order. */
 #include "cli.h"
-#include "link.h"
+#include "linkmodel.h"
 #include "../linkscripts/emit.h"
 
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* order: units in dependency order (depth first from the seeds, callers
    before callees, first reference first), the output formats, and --why. */
-#include "link.h"
+#include "linkmodel.h"
 
 #include <elf.h>
 #include <stdio.h>

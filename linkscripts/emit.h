@@ -5,7 +5,7 @@
 #ifndef LINKSCRIPTS_EMIT_H
 #define LINKSCRIPTS_EMIT_H
 
-#include "../deporder/link.h"
+#include "../deporder/linkmodel.h"
 
 /* Prints order (count units; section 0: the whole unit; the first hot of
    them traced) to stdout in the given form; provenance goes in a leading

@@ -1,8 +1,8 @@
 /* link: the model of one GNU ld link that deporder reproduces: the input
    tree (files, groups, flags), the units it loads (objects and archive
    members), shared libraries, and the global symbol table. */
-#ifndef DEPORDER_LINK_H
-#define DEPORDER_LINK_H
+#ifndef DEPORDER_LINKMODEL_H
+#define DEPORDER_LINKMODEL_H
 
 #include "archive.h"
 #include "elfobj.h"
