@@ -1,5 +1,5 @@
 /* ccdriver: the linker command a compiler driver would run, from -###. */
-#include "link.h"
+#include "linkmodel.h"
 
 #include <errno.h>
 #include <stdio.h>

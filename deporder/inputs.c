@@ -1,6 +1,6 @@
 /* inputs: GNU ld's command line and implicit linker scripts, turned into a
    tree of inputs; library search; opening and classifying files. */
-#include "link.h"
+#include "linkmodel.h"
 
 #include <elf.h>
 #include <errno.h>

@@ -1,7 +1,7 @@
 /* deporder: the archive members (or input sections) a GNU ld link needs,
    computed as ld computes them, in dependency order. */
 #include "cli.h"
-#include "link.h"
+#include "linkmodel.h"
 #include "../linkscripts/emit.h"
 
 #include <errno.h>
@@ -287,6 +287,7 @@ int main(int argc, char **argv)
 	} else if (emit != EMIT_LIST) {
 		size_t n, k;
 		struct unit_section *order = order_compute(&link, by_section, &n);
+		struct ordering *record;
 		char *provenance = trace_count
 			? xasprintf("deporder (linkopt %s): %zu units, %zu of them from %zu trace%s, matched %.1f%%; link:",
 				    LINKOPT_VERSION, n, link.hot_count, trace_count, trace_count == 1 ? "" : "s",
@@ -305,8 +306,10 @@ int main(int argc, char **argv)
 			free(provenance);
 			provenance = more;
 		}
-		status = emit_order(&link, order, n, by_section ? link.hot_count : count_hot_units(&link, order, n), emit,
-				    ld_argv, ld_program, provenance);
+		record = order_record(&link, order, n, by_section ? link.hot_count : count_hot_units(&link, order, n),
+				      provenance);
+		status = emit_order(record, emit, ld_argv, ld_program);
+		ordering_free(record);
 		free(order);
 		free(provenance);
 	} else {
