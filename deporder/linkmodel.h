@@ -240,7 +240,8 @@ void order_print(struct link *link, enum output_format format, bool by_section);
    or EXIT_INPUT if the name is not part of the link. */
 int order_why(struct link *link, const char *what, bool by_section);
 
-/* The linker program the compiler driver cc runs (cc -print-prog-name=ld). */
+/* The linker program the compiler driver cc runs (cc -print-prog-name=ld);
+   ld, after a warning, when cc fails to say. */
 char *ccdriver_linker(const char *cc);
 
 /* Runs the compiler driver with -### and returns its linker arguments

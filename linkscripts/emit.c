@@ -1,11 +1,10 @@
 #include "emit.h"
 #include "util.h"
+#include "linker.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 /* The output section of the default script an input section goes to. */
 static const char *output_section_of(const char *name)
@@ -25,66 +24,19 @@ static const char *output_section_of(const char *name)
 	return NULL;
 }
 
-/* The default script of the linker, for the options of this link. */
+/* The default script of the linker, for the options of this link (a new
+   string); NULL, after saying why when the linker failed, without one. */
 static char *default_script(char **ld_argv, const char *ld_program)
 {
-	char **argv = NULL, *text = NULL, *start, *end;
-	size_t n = 0, capacity = 0, len = 0, text_capacity = 0;
-	int pipefd[2], status, i;
-	pid_t pid;
-	ssize_t got;
+	char *why;
+	const struct linker *linker = linker_get(ld_program, ld_argv, &why);
 
-	*ARRAY_PUSH(argv, n, capacity) = (char *)ld_program;
-	for (i = 0; ld_argv && ld_argv[i]; i++) {
-		const char *a = ld_argv[i];
-
-		if ((!strcmp(a, "-m") || !strcmp(a, "-z")) && ld_argv[i + 1]) {
-			*ARRAY_PUSH(argv, n, capacity) = (char *)a;
-			*ARRAY_PUSH(argv, n, capacity) = ld_argv[++i];
-		} else if (!strcmp(a, "-pie") || !strcmp(a, "--pie") || !strcmp(a, "-no-pie") || !strcmp(a, "-shared") ||
-			   !strcmp(a, "-static") || !strncmp(a, "-z", 2) || !strncmp(a, "-m", 2) || !strcmp(a, "-r") ||
-			   !strcmp(a, "--no-dynamic-linker")) {
-			*ARRAY_PUSH(argv, n, capacity) = (char *)a;
-		}
+	if (!linker) {
+		error("%s", why);
+		free(why);
+		return NULL;
 	}
-	*ARRAY_PUSH(argv, n, capacity) = "--verbose";
-	*ARRAY_PUSH(argv, n, capacity) = NULL;
-	if (pipe(pipefd) < 0)
-		return NULL;
-	pid = fork();
-	if (pid < 0)
-		return NULL;
-	if (pid == 0) {
-		dup2(pipefd[1], 1);
-		close(pipefd[0]);
-		close(pipefd[1]);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	close(pipefd[1]);
-	for (;;) {
-		grow_array(&text, &text_capacity, len + 4096, 1);
-		got = read(pipefd[0], text + len, 4095);
-		if (got <= 0)
-			break;
-		len += got;
-	}
-	close(pipefd[0]);
-	waitpid(pid, &status, 0);
-	free(argv);
-	if (!text)
-		return NULL;
-	text[len] = '\0';
-	start = strstr(text, "==================================================\n");
-	if (!start)
-		return NULL;
-	start += 51;
-	end = strstr(start, "\n==================================================");
-	if (!end)
-		return NULL;
-	*end = '\0';
-	memmove(text, start, strlen(start) + 1);
-	return text;
+	return linker->script ? xstrdup(linker->script) : NULL;
 }
 
 /* Where the output section statement "NAME :" of the script starts its

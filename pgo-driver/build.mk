@@ -1,11 +1,11 @@
 # pgo-run: drives gcc's PGO cycle.  Included by the top-level Makefile.
-PGO_RUN_OBJS = pgo-driver/main.o pgo-driver/cycle.o pgo-driver/store.o pgo-driver/proc.o
+PGO_RUN_OBJS = pgo-driver/main.o pgo-driver/cycle.o pgo-driver/store.o
 PROGS += pgo-driver/pgo-run
 BIN_PROGS += pgo-driver/pgo-run
 MAN1 += pgo-driver/pgo-run.1
 OBJS += $(PGO_RUN_OBJS)
 
-pgo-driver/pgo-run: $(PGO_RUN_OBJS) lib/util.o lib/cli.o lib/json.o
+pgo-driver/pgo-run: $(PGO_RUN_OBJS) lib/util.o lib/cli.o lib/json.o lib/proc.o
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^
 
 bench-pgo: pgo-driver/pgo-run
