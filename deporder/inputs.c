@@ -181,140 +181,214 @@ static void add_string(char ***list, size_t *count, size_t *capacity, const char
 	*ARRAY_PUSH(*list, *count, *capacity) = xstrdup(s);
 }
 
-static int parse_args(struct link_options *opt, char **argv, int argc, struct input **groups,
-		      int *depth, struct parse_state *state, struct parse_state *stack, int *stack_depth)
+/* Where the command-line walk stands: the group inputs go to, the
+   position-dependent flags and the --push-state stack. */
+struct parse_context {
+	struct link_options *options;
+	struct input *groups[2];
+	int depth;
+	struct parse_state state, stack[64];
+	int stack_depth;
+};
+
+/* One ld option split into its name (without dashes) and value. */
+struct ld_option {
+	const char *arg;            /* as given */
+	const char *name;
+	const char *value;          /* attached, after '=', or the next argument; NULL */
+	char *owned_name;
+};
+
+/* Splits argv[*i], an option, into name and value, taking the next
+   argument as the value where ld would; EXIT_USAGE when it is missing. */
+static int split_option(char **argv, int argc, int *i, struct ld_option *o)
 {
-	int i;
+	const char *arg = argv[*i], *eq;
+
+	memset(o, 0, sizeof(*o));
+	o->arg = arg;
+	/* ld accepts every long option with one dash or two. */
+	o->name = arg + 1 + (arg[1] == '-');
+	eq = strchr(o->name, '=');
+	if (eq) {
+		o->owned_name = xstrndup(o->name, eq - o->name);
+		o->value = eq + 1;
+		o->name = o->owned_name;
+	}
+	/* ld reads single-dash long options first (getopt_long_only); what
+	   is no long option is a letter with its value attached: -lfoo. */
+	if (!o->value && arg[1] != '-' && arg[2] != '\0' && !takes_argument(o->name) && !is_known_flag(o->name) &&
+	    strchr("lLueyYzoOmTRhIaAbcfFGP", arg[1])) {
+		o->owned_name = xstrndup(arg + 1, 1);
+		o->name = o->owned_name;
+		o->value = arg + 2;
+	}
+	if (!o->value && takes_argument(o->name)) {
+		if (*i + 1 >= argc) {
+			error("option '%s' needs an argument", arg);
+			return EXIT_USAGE;
+		}
+		o->value = argv[++*i];
+	}
+	return 0;
+}
+
+static bool named(const struct ld_option *o, const char *a, const char *b)
+{
+	return !strcmp(o->name, a) || (b && !strcmp(o->name, b));
+}
+
+/* An input file, or -l NAME, at the current position of the command line. */
+static void add_input(struct parse_context *c, const char *path, const char *library)
+{
+	struct input *in = input_new(INPUT_FILE, path);
+
+	if (library)
+		in->library = xstrdup(library);
+	in->search_static = c->state.search_static;
+	in->whole_archive = c->state.whole_archive;
+	in->as_needed = c->state.as_needed;
+	input_add_child(c->groups[c->depth], in);
+}
+
+/* --start-group / --end-group; EXIT_USAGE when they do not pair. */
+static int group_option(struct parse_context *c, const char *arg, bool start)
+{
+	if (start) {
+		struct input *in;
+
+		if (c->depth >= 1) {
+			error("may not nest groups ('%s' inside a group)", arg);
+			return EXIT_USAGE;
+		}
+		in = input_new(INPUT_GROUP, NULL);
+		input_add_child(c->groups[c->depth], in);
+		c->groups[++c->depth] = in;
+		return 0;
+	}
+	if (c->depth == 0) {
+		error("group ended before it began ('%s')", arg);
+		return EXIT_USAGE;
+	}
+	c->depth--;
+	return 0;
+}
+
+/* The position-dependent flags: true if o was one of them. */
+static bool state_option(struct parse_context *c, const struct ld_option *o)
+{
+	struct parse_state *s = &c->state;
+
+	if (named(o, "Bstatic", "static") || named(o, "dn", "non_shared"))
+		s->search_static = true;
+	else if (named(o, "Bdynamic", "dy") || named(o, "call_shared", NULL))
+		s->search_static = false;
+	else if (named(o, "whole-archive", NULL))
+		s->whole_archive = true;
+	else if (named(o, "no-whole-archive", NULL))
+		s->whole_archive = false;
+	else if (named(o, "as-needed", NULL))
+		s->as_needed = true;
+	else if (named(o, "no-as-needed", NULL))
+		s->as_needed = false;
+	else
+		return false;
+	return true;
+}
+
+/* Applies one ld option to the link; EXIT_USAGE on a misuse ld refuses. */
+static int apply_option(struct parse_context *c, const struct ld_option *o)
+{
+	struct link_options *opt = c->options;
+	const char *value = o->value;
+
+	if (state_option(c, o))
+		return 0;
+	if (named(o, "l", "library")) {
+		add_input(c, NULL, value);
+	} else if (named(o, "L", "library-path")) {
+		add_string(&opt->lib_dirs, &opt->lib_dir_count, &opt->lib_dir_capacity, value);
+	} else if (named(o, "u", "undefined") || named(o, "require-defined", NULL)) {
+		add_string(&opt->undefined, &opt->undefined_count, &opt->undefined_capacity, value);
+	} else if (named(o, "e", "entry")) {
+		free(opt->entry);
+		opt->entry = xstrdup(value);
+	} else if (named(o, "shared", "Bshareable")) {
+		opt->shared = true;
+	} else if (named(o, "push-state", NULL)) {
+		if (c->stack_depth >= 64) {
+			error("too many nested --push-state");
+			return EXIT_USAGE;
+		}
+		c->stack[c->stack_depth++] = c->state;
+	} else if (named(o, "pop-state", NULL)) {
+		if (c->stack_depth == 0) {
+			error("--pop-state without --push-state");
+			return EXIT_USAGE;
+		}
+		c->state = c->stack[--c->stack_depth];
+	} else if (named(o, "no-undefined", NULL) || (named(o, "z", NULL) && !strcmp(value, "defs"))) {
+		opt->report_undefined_in_shared = true;
+	} else if (named(o, "unresolved-symbols", NULL) && value && !strcmp(value, "ignore-all")) {
+		opt->ignore_undefined = true;
+	} else if (named(o, "wrap", "defsym") || named(o, "T", "script") || named(o, "just-symbols", "R")) {
+		bool separate = value && !strchr(o->arg, '=') && o->arg[2] == '\0';
+
+		warn("ignoring ld option '%s%s%s': deporder does not model it; the closure may differ from ld's",
+		     o->arg, separate ? " " : "", separate ? value : "");
+	} else {
+		warn_skipped(o->arg, value);
+	}
+	return 0;
+}
+
+static int parse_args(struct parse_context *c, char **argv, int argc);
+
+/* @FILE: its arguments in its place; false if it cannot be read (then
+   the argument is a file name, as ld takes it). */
+static bool response_file(struct parse_context *c, const char *path, int *rc)
+{
+	char **args;
+	int count, k;
+
+	if (!read_response_file(path, &args, &count))
+		return false;
+	*rc = parse_args(c, args, count);
+	for (k = 0; k < count; k++)
+		free(args[k]);
+	free(args);
+	return true;
+}
+
+static int parse_args(struct parse_context *c, char **argv, int argc)
+{
+	int i, rc;
 
 	for (i = 0; i < argc; i++) {
 		const char *arg = argv[i];
-		const char *name, *value = NULL;
-		char *owned_name = NULL;
-		struct input *in;
+		struct ld_option o;
 
-		if (arg[0] == '@' && arg[1]) {
-			char **rargs;
-			int rcount, k, rc;
-
-			if (read_response_file(arg + 1, &rargs, &rcount)) {
-				rc = parse_args(opt, rargs, rcount, groups, depth, state, stack, stack_depth);
-				for (k = 0; k < rcount; k++)
-					free(rargs[k]);
-				free(rargs);
-				if (rc)
-					return rc;
-				continue;
-			}
+		if (arg[0] == '@' && arg[1] && response_file(c, arg + 1, &rc)) {
+			if (rc)
+				return rc;
+			continue;
 		}
 		if (arg[0] != '-' || arg[1] == '\0') {
-			in = input_new(INPUT_FILE, arg);
-			in->whole_archive = state->whole_archive;
-			in->as_needed = state->as_needed;
-			input_add_child(groups[*depth], in);
+			add_input(c, arg, NULL);
 			continue;
 		}
-		if (strcmp(arg, "(") == 0 || strcmp(arg, "-(") == 0 || strcmp(arg, "--start-group") == 0) {
-			if (*depth >= 1) {
-				error("may not nest groups ('%s' inside a group)", arg);
-				return EXIT_USAGE;
-			}
-			in = input_new(INPUT_GROUP, NULL);
-			input_add_child(groups[*depth], in);
-			groups[++*depth] = in;
+		if (!strcmp(arg, "(") || !strcmp(arg, "-(") || !strcmp(arg, "--start-group") || !strcmp(arg, "-)") ||
+		    !strcmp(arg, "--end-group")) {
+			if ((rc = group_option(c, arg, arg[1] == '(' || arg[2] == 's')))
+				return rc;
 			continue;
 		}
-		if (strcmp(arg, "-)") == 0 || strcmp(arg, "--end-group") == 0) {
-			if (*depth == 0) {
-				error("group ended before it began ('%s')", arg);
-				return EXIT_USAGE;
-			}
-			--*depth;
-			continue;
-		}
-		/* ld accepts every long option with one dash or two. */
-		name = arg + 1 + (arg[1] == '-');
-		{
-			const char *eq = strchr(name, '=');
-
-			if (eq) {
-				owned_name = xstrndup(name, eq - name);
-				value = eq + 1;
-				name = owned_name;
-			}
-		}
-		/* ld reads single-dash long options first (getopt_long_only); what
-		   is no long option is a letter with its value attached: -lfoo. */
-		if (!value && arg[1] != '-' && arg[2] != '\0' && !takes_argument(name) &&
-		    !is_known_flag(name) && strchr("lLueyYzoOmTRhIaAbcfFGP", arg[1])) {
-			owned_name = xstrndup(arg + 1, 1);
-			name = owned_name;
-			value = arg + 2;
-		}
-		if (!value && takes_argument(name)) {
-			if (i + 1 >= argc) {
-				error("option '%s' needs an argument", arg);
-				free(owned_name);
-				return EXIT_USAGE;
-			}
-			value = argv[++i];
-		}
-		if (strcmp(name, "l") == 0 || strcmp(name, "library") == 0) {
-			in = input_new(INPUT_FILE, NULL);
-			in->library = xstrdup(value);
-			in->search_static = state->search_static;
-			in->whole_archive = state->whole_archive;
-			in->as_needed = state->as_needed;
-			input_add_child(groups[*depth], in);
-		} else if (strcmp(name, "L") == 0 || strcmp(name, "library-path") == 0) {
-			add_string(&opt->lib_dirs, &opt->lib_dir_count, &opt->lib_dir_capacity, value);
-		} else if (strcmp(name, "u") == 0 || strcmp(name, "undefined") == 0 ||
-			   strcmp(name, "require-defined") == 0) {
-			add_string(&opt->undefined, &opt->undefined_count, &opt->undefined_capacity, value);
-		} else if (strcmp(name, "e") == 0 || strcmp(name, "entry") == 0) {
-			free(opt->entry);
-			opt->entry = xstrdup(value);
-		} else if (!strcmp(name, "Bstatic") || !strcmp(name, "static") || !strcmp(name, "dn") ||
-			   !strcmp(name, "non_shared")) {
-			state->search_static = true;
-		} else if (!strcmp(name, "Bdynamic") || !strcmp(name, "dy") || !strcmp(name, "call_shared")) {
-			state->search_static = false;
-		} else if (!strcmp(name, "shared") || !strcmp(name, "Bshareable")) {
-			opt->shared = true;
-		} else if (!strcmp(name, "whole-archive")) {
-			state->whole_archive = true;
-		} else if (!strcmp(name, "no-whole-archive")) {
-			state->whole_archive = false;
-		} else if (!strcmp(name, "as-needed")) {
-			state->as_needed = true;
-		} else if (!strcmp(name, "no-as-needed")) {
-			state->as_needed = false;
-		} else if (!strcmp(name, "push-state")) {
-			if (*stack_depth >= 64) {
-				error("too many nested --push-state");
-				free(owned_name);
-				return EXIT_USAGE;
-			}
-			stack[(*stack_depth)++] = *state;
-		} else if (!strcmp(name, "pop-state")) {
-			if (*stack_depth == 0) {
-				error("--pop-state without --push-state");
-				free(owned_name);
-				return EXIT_USAGE;
-			}
-			*state = stack[--*stack_depth];
-		} else if (!strcmp(name, "no-undefined") || (!strcmp(name, "z") && !strcmp(value, "defs"))) {
-			opt->report_undefined_in_shared = true;
-		} else if (!strcmp(name, "unresolved-symbols") && value && !strcmp(value, "ignore-all")) {
-			opt->ignore_undefined = true;
-		} else if (!strcmp(name, "wrap") || !strcmp(name, "defsym") || !strcmp(name, "T") ||
-			   !strcmp(name, "script") || !strcmp(name, "just-symbols") || !strcmp(name, "R")) {
-			warn("ignoring ld option '%s%s%s': deporder does not model it; the closure may differ from ld's",
-			     arg, value && !strchr(arg, '=') && arg[2] == '\0' ? " " : "",
-			     value && !strchr(arg, '=') && arg[2] == '\0' ? value : "");
-		} else {
-			warn_skipped(arg, value);
-		}
-		free(owned_name);
+		rc = split_option(argv, argc, &i, &o);
+		if (!rc)
+			rc = apply_option(c, &o);
+		free(o.owned_name);
+		if (rc)
+			return rc;
 	}
 	return 0;
 }
@@ -327,18 +401,16 @@ static char **link_argv;
 struct link_options *inputs_parse(char **argv, int argc)
 {
 	struct link_options *opt = xcalloc(1, sizeof(*opt));
-	struct input *groups[2];
-	struct parse_state state = { 0 }, stack[64];
-	int depth = 0, stack_depth = 0;
+	struct parse_context c = { .options = opt };
 
 	free(link_argv);
 	link_argv = xcalloc(argc + 1, sizeof(*link_argv));
 	memcpy(link_argv, argv, argc * sizeof(*argv));
 	opt->root = input_new(INPUT_GROUP, NULL);
-	groups[0] = opt->root;
-	if (parse_args(opt, argv, argc, groups, &depth, &state, stack, &stack_depth))
+	c.groups[0] = opt->root;
+	if (parse_args(&c, argv, argc))
 		return NULL;
-	if (depth != 0) {
+	if (c.depth != 0) {
 		error("--start-group without --end-group");
 		return NULL;
 	}
