@@ -1,6 +1,7 @@
 /* pgo-run: drives gcc's profile-guided optimization cycle (instrumented
    build, training runs, merge and checks, optimized build, benchmark) and
    keeps the profile store honest. */
+#include "commands.h"
 #include "cycle.h"
 #include "util.h"
 
@@ -138,13 +139,13 @@ int main(int argc, char **argv)
 			usage_error("%s", "--bench needs --output FILE, the program it runs");
 		status = cycle_run(&o);
 	} else if (!strcmp(command, "status")) {
-		status = cycle_status(&o);
+		status = commands_status(&o);
 	} else if (!strcmp(command, "merge")) {
-		status = cycle_merge(&o);
+		status = commands_merge(&o);
 	} else if (!strcmp(command, "clean")) {
-		status = cycle_clean(&o);
+		status = commands_clean(&o);
 	} else {
-		status = cycle_show(&o);
+		status = commands_show(&o);
 	}
 	free(o.workloads);
 	return status;
