@@ -91,6 +91,8 @@ int cycle_run(const struct pgo_options *o)
 	int status = 1;
 	bool train_now, ok;
 
+	if (!train_check(o))
+		return 1;
 	if (!session_open(&s, o, true)) {
 		session_close(&s);
 		return 1;

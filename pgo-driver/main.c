@@ -55,6 +55,29 @@ static int positive(const char *value, const char *option)
 	return (int)n;
 }
 
+static bool is_command(const char *arg)
+{
+	static const char *const commands[] = { "build", "status", "merge", "clean", "show" };
+	size_t i;
+
+	for (i = 0; i < sizeof(commands) / sizeof(*commands); i++)
+		if (!strcmp(arg, commands[i]))
+			return true;
+	return false;
+}
+
+/* Taken as a workload, a command put after an option would run a whole
+   cycle; merge's operands are folders, which may have any name. */
+static void refuse_misplaced_command(const char *arg, const char *command)
+{
+	char *message;
+
+	if (!is_command(arg) || (command && !strcmp(command, "merge")))
+		return;
+	message = xasprintf("'%s' is a command: put it first (pgo-run %s [options])", arg, arg);
+	usage_error("%s", message);
+}
+
 int main(int argc, char **argv)
 {
 	struct pgo_options o = {
@@ -66,8 +89,7 @@ int main(int argc, char **argv)
 	int i, status;
 
 	progname = "pgo-run";
-	if (argc > 1 && (!strcmp(argv[1], "status") || !strcmp(argv[1], "build") || !strcmp(argv[1], "merge") ||
-			 !strcmp(argv[1], "clean") || !strcmp(argv[1], "show"))) {
+	if (argc > 1 && is_command(argv[1])) {
 		command = argv[1];
 		argv++;
 		argc--;
@@ -77,6 +99,8 @@ int main(int argc, char **argv)
 		struct workload *w;
 
 		if (options_done || arg[0] != '-' || !arg[1]) {
+			if (!options_done)
+				refuse_misplaced_command(arg, command);
 			w = ARRAY_PUSH(o.workloads, o.nworkloads, cap);
 			w->command = arg;
 			w->weight = 1;

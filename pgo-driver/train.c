@@ -4,6 +4,7 @@
 #include "report.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,89 @@ static char *workload_command(const char *workload)
 	}
 	free(path);
 	return command;
+}
+
+/* True when the n characters at p hold one that quotes, expands or
+   starts a comment or a compound command in sh. */
+static bool has_special(const char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strchr("'\"\\$`*?[{}~!#", p[i]))
+			return true;
+	return false;
+}
+
+/* True when the word of n characters at p is an assignment NAME=VALUE. */
+static bool is_assignment(const char *p, size_t n)
+{
+	size_t i;
+
+	if (!n || !(isalpha((unsigned char)p[0]) || p[0] == '_'))
+		return false;
+	for (i = 1; i < n && (isalnum((unsigned char)p[i]) || p[i] == '_'); i++)
+		;
+	return i < n && p[i] == '=';
+}
+
+/* The command word of a shell command: the first word after any
+   NAME=VALUE assignments, a new string; NULL when it cannot be known
+   without running sh. */
+static char *command_word(const char *command)
+{
+	const char *p = command;
+	size_t n;
+
+	for (;;) {
+		p += strspn(p, " \t\n");
+		n = strcspn(p, " \t\n;&|<>()");
+		if (n == 0 || has_special(p, n))
+			return NULL;
+		if (!is_assignment(p, n))
+			return xstrndup(p, n);
+		p += n;
+	}
+}
+
+/* True when sh can run word as the workload's command: the workload is a
+   script file named as it is (see workload_command), or sh finds word as
+   a builtin, a keyword or a command on PATH. */
+static bool runnable(const char *workload, const char *word)
+{
+	struct stat st;
+	char *argv[] = { "sh", "-c", "command -v -- \"$1\"", "sh", (char *)word, NULL };
+	char *out;
+	bool found;
+
+	if (!strcmp(word, workload) && stat(word, &st) == 0 && S_ISREG(st.st_mode))
+		return true;
+	out = proc_capture(argv, NULL);
+	found = out != NULL;
+	free(out);
+	return found;
+}
+
+bool train_check(const struct pgo_options *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->nworkloads; i++) {
+		const char *workload = o->workloads[i].command;
+		char *word = command_word(workload);
+		bool ok = !word || strchr(word, '/') || runnable(workload, word);
+
+		if (!ok && access(word, F_OK) == 0)
+			error("workload '%s': cannot run '%s': sh looks for it on PATH only; write ./%s",
+			      workload, word, word);
+		else if (!ok)
+			error("workload '%s': cannot run '%s': no script here, shell builtin or command on "
+			      "PATH has that name", workload, word);
+		free(word);
+		if (!ok)
+			return false;
+	}
+	return true;
 }
 
 static int path_components(const char *path)

@@ -7,6 +7,13 @@
 
 #include <stdbool.h>
 
+/* Checks, before anything runs, that the first word of every workload of
+   the options names something sh can run: a script file here, a shell
+   builtin or keyword, or a command on PATH.  A word with a '/' is taken on
+   trust (the build may make it), and so is one that sh would expand.
+   False (with a message) for the first that names nothing. */
+bool train_check(const struct pgo_options *options);
+
 /* Runs the workloads of the options in order, workload N (from 0) writing
    into raw/N; false (with a message) at the first that fails or writes no
    profile data. */
