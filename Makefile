@@ -7,7 +7,7 @@ CC ?= cc
 CFLAGS ?= -O2 -g
 LDFLAGS ?=
 LDLIBS_ELF = -lelf -lz
-WARN = -Wall -Wextra -Wno-sign-compare
+WARN = -Wall -Wextra -Wno-sign-compare -Wno-missing-field-initializers
 ALL_CFLAGS = -std=gnu11 $(WARN) -Ilib $(CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS)
 ifeq ($(SAN),1)
@@ -15,10 +15,10 @@ ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize
 ALL_LDFLAGS += -fsanitize=address,undefined
 endif
 
-LIB_OBJS = lib/util.o lib/archive.o lib/elfobj.o lib/pagein_trace.o lib/cygtrace_trace.o lib/symbolize.o lib/ldmap.o lib/json.o
+LIB_OBJS = lib/util.o lib/cli.o lib/archive.o lib/elfobj.o lib/pagein_trace.o lib/cygtrace_trace.o lib/symbolize.o lib/ldmap.o lib/json.o lib/ordering.o
+LIB_OBJS += lib/proc.o lib/linker.o
 DEPORDER_OBJS = deporder/main.o deporder/inputs.o deporder/closure.o \
-	deporder/sections.o deporder/order.o deporder/ccdriver.o deporder/trace.o \
-	linkscripts/emit.o
+	deporder/sections.o deporder/order.o deporder/ccdriver.o deporder/trace.o
 # Each tool folder may add a build.mk that appends to these and adds its
 # own rules, with install:: and clean:: for its files.
 PROGS = deporder/deporder
@@ -42,7 +42,7 @@ build: $(PROGS)
 %.o: %.c .flags .deps-ok
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-deporder/deporder: $(DEPORDER_OBJS) $(LIB_OBJS)
+deporder/deporder: $(DEPORDER_OBJS) linkscripts/libemit.a $(LIB_OBJS)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS_ELF)
 
 -include $(OBJS:.o=.d)

@@ -1,5 +1,6 @@
 /* cygtrace-resolve: cygtrace files turned into first-entry records of
    (object, section, symbol), merged across processes and runs. */
+#include "cli.h"
 #include "cygtrace_trace.h"
 #include "symbolize.h"
 #include "util.h"
@@ -8,20 +9,35 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage_text[] =
-	"usage: cygtrace-resolve [--format=text|json] [--edges] [-q] TRACE...\n"
-	"\n"
-	"Resolves the first entries recorded by the cygtrace runtime through the\n"
-	"symbol tables of the objects that ran (their build-ids must match the\n"
-	"trace) and prints, one per line, in first-entry order merged across all\n"
-	"TRACEs: RANK TIME TID OBJECT SECTION SYMBOL (TIME in ns since the first\n"
-	"record of its own trace).  Addresses with no out-of-line function body\n"
-	"(gcc calls the hook for inlined copies too) are dropped and counted.\n"
-	"With --edges: the sampled call graph instead, CALLER CALLEE COUNT, the\n"
-	"form lld's --call-graph-ordering-file reads.\n"
-	"\n"
-	"Exit status: 0 success, 1 a trace is unreadable or does not match the\n"
-	"files, 2 wrong usage.\n";
+static const char *const formats[] = { "text", "json", NULL };
+static int format;
+static bool edges, quiet;
+
+static const struct cli_option options[] = {
+	{ "--format", 0, CLI_CHOICE, &format, 0, "text (default) or json", formats },
+	{ "--edges", 0, CLI_FLAG, &edges, 0, "the sampled call graph: CALLER CALLEE COUNT" },
+	{ "--quiet", 'q', CLI_FLAG, &quiet, 0, "no summary and no warnings on stderr" },
+	{ 0 }
+};
+
+static const struct cli_command command = {
+	.name = "cygtrace-resolve",
+	.operands = "TRACE...",
+	.description =
+		"Resolves the first entries recorded by the cygtrace runtime through the\n"
+		"symbol tables of the objects that ran (their build-ids must match the\n"
+		"trace) and prints, one per line, in first-entry order merged across all\n"
+		"TRACEs: RANK TIME TID OBJECT SECTION SYMBOL (TIME in ns since the first\n"
+		"record of its own trace).  Addresses with no out-of-line function body\n"
+		"(gcc calls the hook for inlined copies too) are dropped and counted.\n"
+		"With --edges: the sampled call graph instead, CALLER CALLEE COUNT, the\n"
+		"form lld's --call-graph-ordering-file reads.\n",
+	.options = options,
+	.footer = "Exit status: 0 success, 1 a trace is unreadable or does not match the\n"
+		  "files, 2 wrong usage.\n",
+	.min_operands = 1,
+	.missing = "no trace given",
+};
 
 struct entry {
 	uint64_t time;
@@ -106,40 +122,13 @@ int main(int argc, char **argv)
 	struct counts c = { 0 };
 	struct strmap seen = { 0 };
 	size_t entry_count = 0, entry_capacity = 0, i, rank = 0;
-	int k, count = 0;
-	bool json = false, edges = false, quiet = false;
-	char **files = xcalloc(argc, sizeof(char *));
+	int k, count;
+	bool json;
+	char **files;
 
 	progname = "cygtrace-resolve";
-	for (k = 1; k < argc; k++) {
-		const char *a = argv[k];
-
-		if (!strcmp(a, "--help")) {
-			fputs(usage_text, stdout);
-			stdout_close_or_die();
-			return EXIT_OK;
-		} else if (!strcmp(a, "--format=json")) {
-			json = true;
-		} else if (!strcmp(a, "--format=text")) {
-			json = false;
-		} else if (!strcmp(a, "--edges")) {
-			edges = true;
-		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-			quiet = true;
-		} else if (!strcmp(a, "--")) {
-			while (++k < argc)
-				files[count++] = argv[k];
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "%s: unrecognized option '%s'\n%s", progname, a, usage_text);
-			return EXIT_USAGE;
-		} else {
-			files[count++] = argv[k];
-		}
-	}
-	if (!count) {
-		fprintf(stderr, "%s: no trace given\n%s", progname, usage_text);
-		return EXIT_USAGE;
-	}
+	count = cli_parse(&command, argc, argv, &files);
+	json = format == 1;
 	traces = xcalloc(count, sizeof(*traces));
 	for (k = 0; k < count; k++) {
 		char *why;

@@ -1,12 +1,9 @@
 /* ccdriver: the linker command a compiler driver would run, from -###. */
-#include "link.h"
+#include "linkmodel.h"
+#include "proc.h"
 
-#include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 /* Splits one line of -### output: each argument in double quotes, with \"
    and \\ escaped; unquoted words are taken as they are. */
@@ -63,45 +60,25 @@ static bool is_compiler_proper(const char *path)
 	       !strcmp(base, "f951") || !strcmp(base, "cc1obj");
 }
 
-char **ccdriver_link_args(char **cc_argv, int *argc_out)
+/* The linker command in the -### output of a compiler driver: its last
+   linker line, argv[0] dropped; *compiles notes a compiler proper. */
+static char **linker_line(char *output, int *argc_out, bool *compiles)
 {
-	int pipefd[2], status, cc_argc = 0;
-	pid_t pid;
-	FILE *f;
-	char *line = NULL, **result = NULL, **argv;
-	size_t linecap = 0;
-	bool compiles = false;
+	char *line, *next, **result = NULL;
+	int i;
 
-	while (cc_argv[cc_argc])
-		cc_argc++;
-	argv = xcalloc(cc_argc + 2, sizeof(*argv));
-	memcpy(argv, cc_argv, cc_argc * sizeof(*argv));
-	argv[cc_argc] = "-###";
-	if (pipe(pipefd) < 0)
-		fatal("--cc: pipe failed: %s", strerror(errno));
-	pid = fork();
-	if (pid < 0)
-		fatal("--cc: fork failed: %s", strerror(errno));
-	if (pid == 0) {
-		dup2(pipefd[1], 2);
-		dup2(pipefd[1], 1);
-		close(pipefd[0]);
-		close(pipefd[1]);
-		execvp(argv[0], argv);
-		fprintf(stderr, "exec failed: %s\n", strerror(errno));
-		_exit(127);
-	}
-	close(pipefd[1]);
-	f = fdopen(pipefd[0], "r");
-	while (getline(&line, &linecap, f) > 0) {
+	for (line = output; line && *line; line = next) {
 		char **args;
-		int n, i;
+		int n;
 
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
 		if (line[0] != ' ')
 			continue;
 		args = split_quoted(line, &n);
 		if (n > 0 && is_compiler_proper(args[0]))
-			compiles = true;
+			*compiles = true;
 		if (n > 0 && is_linker(args[0])) {
 			if (result) {
 				for (i = 0; result[i]; i++)
@@ -118,15 +95,38 @@ char **ccdriver_link_args(char **cc_argv, int *argc_out)
 			free(args[i]);
 		free(args);
 	}
-	free(line);
-	fclose(f);
-	free(argv);
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		error("--cc: '%s -###' failed (%s %d): is it a compiler driver, and is the command right?",
-		      cc_argv[0], WIFEXITED(status) ? "exit status" : "signal",
-		      WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+	return result;
+}
+
+char **ccdriver_link_args(char **cc_argv, int *argc_out)
+{
+	int cc_argc = 0;
+	char **result, **argv;
+	bool compiles = false;
+	struct proc_request rq = { .stdin_null = true, .out = PROC_CAPTURE, .err = PROC_TO_STDOUT };
+	struct proc_result run;
+
+	while (cc_argv[cc_argc])
+		cc_argc++;
+	argv = xcalloc(cc_argc + 2, sizeof(*argv));
+	memcpy(argv, cc_argv, cc_argc * sizeof(*argv));
+	argv[cc_argc] = "-###";
+	rq.argv = argv;
+	/* The driver prints its commands on stderr; taken together with
+	   stdout, in the order written, as a shell's 2>&1 would. */
+	if (proc_exec(&rq, &run) != 0) {
+		char *failure = proc_failure(run.status, run.out);
+
+		error("--cc: '%s -###' failed: %s; is it a compiler driver, and is the command right?", cc_argv[0],
+		      failure);
+		free(failure);
+		proc_result_free(&run);
+		free(argv);
 		return NULL;
 	}
+	free(argv);
+	result = linker_line(run.out, argc_out, &compiles);
+	proc_result_free(&run);
 	if (compiles) {
 		error("--cc: the command compiles sources; compile them first (-c) and give the link of the objects");
 		return NULL;
@@ -140,18 +140,20 @@ char **ccdriver_link_args(char **cc_argv, int *argc_out)
 
 char *ccdriver_linker(const char *cc)
 {
-	char *cmd = xasprintf("'%s' -print-prog-name=ld 2>/dev/null", cc), line[4096];
-	FILE *p = strchr(cc, '\'') ? NULL : popen(cmd, "r");
-	char *result = NULL;
+	char *argv[] = { (char *)cc, "-print-prog-name=ld", NULL };
+	char *err, *out, *result;
+	int status;
 
-	free(cmd);
-	if (p) {
-		if (fgets(line, sizeof(line), p)) {
-			line[strcspn(line, "\n")] = '\0';
-			if (line[0])
-				result = xstrdup(line);
-		}
-		pclose(p);
+	out = proc_output(argv, &status, &err);
+	out[strcspn(out, "\n")] = '\0';
+	if (status != 0) {
+		char *failure = proc_failure(status, err);
+
+		warn("--cc: '%s -print-prog-name=ld' failed: %s; taking ld as the linker", cc, failure);
+		free(failure);
 	}
-	return result ? result : xstrdup("ld");
+	result = xstrdup(status == 0 && out[0] ? out : "ld");
+	free(out);
+	free(err);
+	return result;
 }

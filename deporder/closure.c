@@ -1,7 +1,7 @@
 /* closure: GNU ld 2.40's symbol resolution and archive extraction
    (bfd/elflink.c elf_link_add_archive_symbols, ld/ldlang.c open_input_bfds),
    reproduced rule for rule so that the members come out in ld's order. */
-#include "link.h"
+#include "linkmodel.h"
 
 #include <elf.h>
 #include <stdlib.h>

@@ -1,6 +1,7 @@
 /* inputs: GNU ld's command line and implicit linker scripts, turned into a
    tree of inputs; library search; opening and classifying files. */
-#include "link.h"
+#include "linkmodel.h"
+#include "linker.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -318,6 +319,11 @@ static int parse_args(struct link_options *opt, char **argv, int argc, struct in
 	return 0;
 }
 
+/* The link's own arguments, for the options that choose the linker's
+   default script (-m, -z, -pie, -shared...): its search path and the
+   symbols it defines are those of the script this link would get. */
+static char **link_argv;
+
 struct link_options *inputs_parse(char **argv, int argc)
 {
 	struct link_options *opt = xcalloc(1, sizeof(*opt));
@@ -325,6 +331,9 @@ struct link_options *inputs_parse(char **argv, int argc)
 	struct parse_state state = { 0 }, stack[64];
 	int depth = 0, stack_depth = 0;
 
+	free(link_argv);
+	link_argv = xcalloc(argc + 1, sizeof(*link_argv));
+	memcpy(link_argv, argv, argc * sizeof(*argv));
 	opt->root = input_new(INPUT_GROUP, NULL);
 	groups[0] = opt->root;
 	if (parse_args(opt, argv, argc, groups, &depth, &state, stack, &stack_depth))
@@ -336,89 +345,30 @@ struct link_options *inputs_parse(char **argv, int argc)
 	return opt;
 }
 
-/* The linker's built-in search path, from the default script of the ld
-   that gcc would run ($LD, or ld). */
-static char **default_dirs;
-static size_t default_dir_count;
-
-static struct strmap script_symbols;
-
-/* Symbols the linker itself defines: the assignments and PROVIDEs of its
-   default script, and the ones it always creates. */
-static const char *const builtin_symbols[] = {
-	"_GLOBAL_OFFSET_TABLE_", "_DYNAMIC", "__ehdr_start", "_PROCEDURE_LINKAGE_TABLE_",
-	"__GNU_EH_FRAME_HDR", "_TLS_MODULE_BASE_", "__executable_start",
-	/* x86-64 ld relaxes TLS calls to it away in a static link. */
-	"__tls_get_addr", NULL,
-};
-
-static void load_default_script(void)
+/* The linker that gcc would run ($LD, or ld), asked once; NULL, after one
+   warning, when it cannot be asked. */
+static const struct linker *default_linker(void)
 {
-	static bool loaded;
-	size_t capacity = 0, i;
+	static const struct linker *linker;
+	static bool asked;
 	const char *ld = getenv("LD");
-	char *cmd, *line = NULL;
-	size_t linecap = 0;
-	FILE *p;
+	char *why;
 
-	if (loaded)
-		return;
-	loaded = true;
-	for (i = 0; builtin_symbols[i]; i++)
-		*strmap_slot(&script_symbols, builtin_symbols[i]) = (void *)1;
-	cmd = xasprintf("%s --verbose 2>/dev/null", ld && *ld ? ld : "ld");
-	p = popen(cmd, "r");
-	free(cmd);
-	if (!p)
-		return;
-	while (getline(&line, &linecap, p) > 0) {
-		char *s = line;
-
-		while ((s = strstr(s, "SEARCH_DIR(\"")) != NULL) {
-			char *start = s + strlen("SEARCH_DIR(\""), *end;
-
-			if (*start == '=')
-				start++;
-			end = strchr(start, '"');
-			if (!end)
-				break;
-			*ARRAY_PUSH(default_dirs, default_dir_count, capacity) = xstrndup(start, end - start);
-			s = end;
-		}
-		/* "name = ..." assignments, bare or inside PROVIDE (...). */
-		for (s = line; *s; s++) {
-			char *start, *end;
-
-			if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')) ||
-			    (s > line && (s[-1] == '_' || s[-1] == '.' || (s[-1] >= 'a' && s[-1] <= 'z') ||
-					  (s[-1] >= 'A' && s[-1] <= 'Z') || (s[-1] >= '0' && s[-1] <= '9'))))
-				continue;
-			start = s;
-			while (*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-			       (*s >= '0' && *s <= '9'))
-				s++;
-			end = s;
-			while (*s == ' ')
-				s++;
-			if (s[0] == '=' && s[1] != '=') {
-				char *name = xstrndup(start, end - start);
-				void **slot = strmap_slot(&script_symbols, name);
-
-				if (*slot)
-					free(name);
-				*slot = (void *)1;
-			}
-			s = end - 1;
-		}
+	if (asked)
+		return linker;
+	asked = true;
+	linker = linker_get(ld && *ld ? ld : "ld", link_argv, &why);
+	if (!linker) {
+		warn("%s: libraries are searched in -L folders only, and only the symbols ld always creates count "
+		     "as linker-defined", why);
+		free(why);
 	}
-	free(line);
-	pclose(p);
+	return linker;
 }
 
 bool inputs_linker_defines(const char *name)
 {
-	load_default_script();
-	return strmap_get(&script_symbols, name) != NULL;
+	return linker_defines(default_linker(), name);
 }
 
 static bool is_file(const char *path)
@@ -459,11 +409,12 @@ static char *search_dirs(char **dirs, size_t count, const char *name, bool searc
 static char *find_library(struct link_options *opt, const char *name, bool search_static)
 {
 	char *path = search_dirs(opt->lib_dirs, opt->lib_dir_count, name, search_static);
+	const struct linker *linker;
 
 	if (path)
 		return path;
-	load_default_script();
-	return search_dirs(default_dirs, default_dir_count, name, search_static);
+	linker = default_linker();
+	return linker ? search_dirs(linker->search_dirs, linker->search_dir_count, name, search_static) : NULL;
 }
 
 /* Implicit linker scripts: INPUT(), GROUP(), AS_NEEDED(), SEARCH_DIR(),

@@ -1,6 +1,7 @@
 /* deporder: the archive members (or input sections) a GNU ld link needs,
    computed as ld computes them, in dependency order. */
-#include "link.h"
+#include "cli.h"
+#include "linkmodel.h"
 #include "../linkscripts/emit.h"
 
 #include <errno.h>
@@ -8,65 +9,149 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage_text[] =
-	"usage: deporder [--seed SYM]... [--granularity=object|section]\n"
-	"                [--format=list|members|json] [--why UNIT|SYM] [--keep-going]\n"
-	"                [--trace FILE --map FILE [--trace-object GLOB] [--min-match P]]\n"
-	"                [--emit=list|gnu-ld|gold|lld] [--out FILE] [-q] [--] INPUTS...\n"
-	"       deporder [options] --cc -- CC LINK-ARGS...\n"
-	"\n"
-	"Computes which object files and archive members (or, with\n"
-	"--granularity=section, which input sections) a GNU ld link needs, exactly as\n"
-	"GNU ld pulls them, and prints them in dependency order: depth first from the\n"
-	"seeds, callers before callees, first reference first; then what the link\n"
-	"needs but the seeds do not reach.\n"
-	"\n"
-	"INPUTS is a GNU ld argument list: objects, archives (regular and thin),\n"
-	"shared libraries, linker scripts, -L DIR, -l NAME, -Bstatic, -Bdynamic,\n"
-	"--start-group/--end-group, --whole-archive, --as-needed, --push-state,\n"
-	"--pop-state, -u SYM, -e SYM, -shared.  Other ld options are skipped with one\n"
-	"warning each.\n"
-	"\n"
-	"  --seed SYM           start from SYM (repeatable); default: the entry symbol\n"
-	"                       (_start, or -e), -u symbols and the objects given\n"
-	"  --granularity=G      object (default) or section (the sections ld keeps\n"
-	"                       under --gc-sections, as UNIT<TAB>SECTION)\n"
-	"  --format=F           list (default): one unit per line, path or\n"
-	"                       archive(member); members: only archive members, in the\n"
-	"                       order ld extracts them; json\n"
-	"  --why UNIT|SYM       print the chain of references that pulled it in\n"
-	"  --cc                 the arguments after -- are a compiler-driver link\n"
-	"                       command; deporder asks it for its ld command (-###)\n"
-	"  --keep-going         report every bad input and go on with the rest\n"
-	"  --trace FILE         a pagein or cygtrace trace of the program linked with\n"
-	"                       -Wl,-Map=MAP (repeatable): what it touched goes first,\n"
-	"                       in first-touch order, what every trace touched before\n"
-	"                       what some did\n"
-	"  --weight W           the next --trace weighs W (default 1): sections of\n"
-	"                       heavier traces go before those of lighter ones\n"
-	"  --map MAP            the link map of the traced program\n"
-	"  --trace-object GLOB  the traced object to order (default: the main program)\n"
-	"  --page-size N        pack the hot code so that no section smaller than a\n"
-	"                       page crosses a page boundary while a later hot section\n"
-	"                       could fill the gap (default 4096; 0: no packing)\n"
-	"  --no-data            do not move the data the traced code refers to\n"
-	"  --evaluate           print, per trace, the code pages it touches now and\n"
-	"                       would touch with the order, and the 64 KiB\n"
-	"                       fault-around windows of each, without relinking\n"
-	"  --min-match P        refuse a trace of which less than P%% matches the link\n"
-	"                       (default 90): it is stale\n"
-	"  --trace-order=O      coverage (default): what every trace touched first;\n"
-	"                       first-touch: by first touch alone\n"
-	"  --emit=FORM          list (default), gnu-ld (a complete linker script for\n"
-	"                       -T), gold (--section-ordering-file), lld\n"
-	"                       (--symbol-ordering-file, also for mold),\n"
-	"                       lld-call-graph (--call-graph-ordering-file from the\n"
-	"                       traces' consecutive first touches)\n"
-	"  --out FILE           write to FILE (replaced only when complete)\n"
-	"  -q, --quiet          no warnings about skipped ld options\n"
-	"  --help, --version\n"
-	"\n"
-	"Exit status: 0 success, 1 a failure on input, 2 wrong usage.\n";
+/* What the command line asks for, filled from the option table. */
+static struct {
+	struct cli_list seeds;
+	int granularity, format, emit, trace_order;
+	const char *why, *out, *map, *trace_object;
+	bool use_cc, keep_going, no_data, evaluate, quiet;
+	char **traces;
+	double *weights, next_weight;
+	size_t trace_count;
+	unsigned long page_size;
+	double min_match;
+} opt = { .next_weight = 1, .page_size = 4096, .min_match = 0.9 };
+
+static const char *const granularities[] = { "object", "section", NULL };
+static const char *const formats[] = { "list", "members", "json", NULL };
+static const char *const emit_forms[] = { "list", "gnu-ld", "gold", "lld", "mold", "lld-call-graph", NULL };
+static const enum emit_format emit_values[] = { EMIT_LIST, EMIT_GNU_LD, EMIT_GOLD, EMIT_LLD, EMIT_LLD, EMIT_CALL_GRAPH };
+static const char *const trace_orders[] = { "coverage", "first-touch", NULL };
+
+static const char *add_trace(void *target, const char *value)
+{
+	(void)target;
+	opt.traces = xrealloc(opt.traces, (opt.trace_count + 1) * sizeof(char *));
+	opt.weights = xrealloc(opt.weights, (opt.trace_count + 1) * sizeof(double));
+	opt.traces[opt.trace_count] = (char *)value;
+	opt.weights[opt.trace_count++] = opt.next_weight;
+	opt.next_weight = 1;
+	return NULL;
+}
+
+static const char *set_weight(void *target, const char *value)
+{
+	double w;
+
+	(void)target;
+	if (!cli_number(value, &w) || w <= 0)
+		return "is not a positive number";
+	opt.next_weight = w;
+	return NULL;
+}
+
+static const char *set_page_size(void *target, const char *value)
+{
+	unsigned long n;
+
+	(void)target;
+	if (!cli_unsigned(value, &n) || (n && (n < 256 || n > (1ul << 30) || (n & (n - 1)))))
+		return "is not 0 or a power of two from 256 to 1073741824";
+	opt.page_size = n;
+	return NULL;
+}
+
+static const char *set_min_match(void *target, const char *value)
+{
+	double p;
+
+	(void)target;
+	if (!cli_number(value, &p) || p < 0 || p > 100)
+		return "is not a percentage";
+	opt.min_match = p / 100;
+	return NULL;
+}
+
+/* An ld option among the inputs: every single-dash one, and the long ones
+   deporder's input reader knows. */
+static bool ld_option(const char *arg)
+{
+	return arg[1] != '-' || inputs_known_option(arg);
+}
+
+static const struct cli_option options[] = {
+	{ "--seed", 0, CLI_LIST, &opt.seeds, "SYM",
+	  "start from SYM (repeatable); default: the entry symbol\n"
+	  "(_start, or -e), -u symbols and the objects given" },
+	{ "--granularity", 0, CLI_CHOICE, &opt.granularity, 0,
+	  "object (default) or section (the sections ld keeps\n"
+	  "under --gc-sections, as UNIT<TAB>SECTION)", granularities },
+	{ "--format", 0, CLI_CHOICE, &opt.format, 0,
+	  "list (default): one unit per line, path or\n"
+	  "archive(member); members: only archive members, in the\n"
+	  "order ld extracts them; json", formats },
+	{ "--why", 0, CLI_STRING, &opt.why, "UNIT|SYM", "print the chain of references that pulled it in" },
+	{ "--cc", 0, CLI_FLAG, &opt.use_cc, 0,
+	  "the arguments after -- are a compiler-driver link\n"
+	  "command; deporder asks it for its ld command (-###)" },
+	{ "--keep-going", 0, CLI_FLAG, &opt.keep_going, 0, "report every bad input and go on with the rest" },
+	{ "--trace", 0, CLI_CALL, 0, "FILE",
+	  "a pagein or cygtrace trace of the program linked with\n"
+	  "-Wl,-Map=MAP (repeatable): what it touched goes first,\n"
+	  "in first-touch order, what every trace touched before\n"
+	  "what some did", .set = add_trace, .repeatable = true },
+	{ "--weight", 0, CLI_CALL, 0, "W",
+	  "the next --trace weighs W (default 1): sections of\n"
+	  "heavier traces go before those of lighter ones", .set = set_weight, .repeatable = true },
+	{ "--map", 0, CLI_STRING, &opt.map, "MAP", "the link map of the traced program" },
+	{ "--trace-object", 0, CLI_STRING, &opt.trace_object, "GLOB",
+	  "the traced object to order (default: the main program)" },
+	{ "--trace-order", 0, CLI_CHOICE, &opt.trace_order, 0,
+	  "coverage (default): what every trace touched first;\n"
+	  "first-touch: by first touch alone", trace_orders },
+	{ "--page-size", 0, CLI_CALL, 0, "N",
+	  "pack the hot code so that no section smaller than a\n"
+	  "page crosses a page boundary while a later hot section\n"
+	  "could fill the gap (default 4096; 0: no packing)", .set = set_page_size },
+	{ "--no-data", 0, CLI_FLAG, &opt.no_data, 0, "do not move the data the traced code refers to" },
+	{ "--evaluate", 0, CLI_FLAG, &opt.evaluate, 0,
+	  "print, per trace, the code pages it touches now and\n"
+	  "would touch with the order, and the 64 KiB\n"
+	  "fault-around windows of each, without relinking" },
+	{ "--min-match", 0, CLI_CALL, 0, "P",
+	  "refuse a trace of which less than P% matches the link\n"
+	  "(default 90): it is stale", .set = set_min_match },
+	{ "--emit", 0, CLI_CHOICE, &opt.emit, 0,
+	  "list (default), gnu-ld (a complete linker script for\n"
+	  "-T), gold (--section-ordering-file), lld or mold\n"
+	  "(--symbol-ordering-file), lld-call-graph\n"
+	  "(--call-graph-ordering-file from the traces'\n"
+	  "consecutive first touches)", emit_forms },
+	{ "--out", 0, CLI_STRING, &opt.out, "FILE", "write to FILE (replaced only when complete)" },
+	{ "--quiet", 'q', CLI_FLAG, &opt.quiet, 0, "no warnings about skipped ld options" },
+	{ 0 }
+};
+
+static const struct cli_command command = {
+	.name = "deporder",
+	.operands = "[--] INPUTS...",
+	.also = "[options] --cc -- CC LINK-ARGS...",
+	.description =
+		"Computes which object files and archive members (or, with\n"
+		"--granularity=section, which input sections) a GNU ld link needs, exactly as\n"
+		"GNU ld pulls them, and prints them in dependency order: depth first from the\n"
+		"seeds, callers before callees, first reference first; then what the link\n"
+		"needs but the seeds do not reach.\n"
+		"\n"
+		"INPUTS is a GNU ld argument list: objects, archives (regular and thin),\n"
+		"shared libraries, linker scripts, -L DIR, -l NAME, -Bstatic, -Bdynamic,\n"
+		"--start-group/--end-group, --whole-archive, --as-needed, --push-state,\n"
+		"--pop-state, -u SYM, -e SYM, -shared.  Other ld options are skipped with one\n"
+		"warning each.  -h is ld's -soname among INPUTS; alone, it is --help.\n",
+	.options = options,
+	.footer = "Exit status: 0 success, 1 a failure on input, 2 wrong usage.\n",
+	.pass_option = ld_option,
+};
 
 /* With whole units, how many leading units of order hold traced sections. */
 static size_t count_hot_units(const struct link *link, const struct unit_section *order, size_t n)
@@ -105,127 +190,43 @@ static void warn_if_worse(const char *path, double rate)
 int main(int argc, char **argv)
 {
 	struct link link = { 0 };
-	enum output_format format = FORMAT_LIST;
-	bool by_section = false, use_cc = false, quiet = false, evaluate = false;
-	const char *why = NULL, *out = NULL, *v, *map = NULL, *trace_object = NULL;
-	enum emit_format emit = EMIT_LIST;
-	double min_match = 0.9;
-	unsigned long page_size = 4096;
-	char **traces = xcalloc(argc + 1, sizeof(char *)), **ld_argv = NULL, *ld_program = NULL;
-	size_t trace_count = 0;
-	double *weights = xcalloc(argc + 1, sizeof(double)), next_weight = 1;
-	char **inputs = xcalloc(argc + 1, sizeof(char *)), **seeds = xcalloc(argc + 1, sizeof(char *));
-	int input_count = 0, i, status;
-	size_t seed_count = 0;
+	enum output_format format;
+	enum emit_format emit;
+	bool by_section, use_cc, quiet, evaluate;
+	const char *why, *out, *map, *trace_object;
+	double min_match;
+	unsigned long page_size;
+	char **traces, **ld_argv = NULL, *ld_program = NULL, **inputs;
+	size_t trace_count;
+	double *weights;
+	int input_count, status;
 
 	progname = "deporder";
-	link.order_data = true;
-	for (i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-
-		if (!strcmp(arg, "--")) {
-			for (i++; i < argc; i++)
-				inputs[input_count++] = argv[i];
-			break;
-		}
-		if (!strcmp(arg, "--help")) {
-			fputs(usage_text, stdout);
-			stdout_close_or_die();
-			return EXIT_OK;
-		} else if (!strcmp(arg, "--version")) {
-			printf("deporder (linkopt) %s\n", LINKOPT_VERSION);
-			stdout_close_or_die();
-			return EXIT_OK;
-		} else if ((v = option_value(argv, argc, &i, "--seed"))) {
-			seeds[seed_count++] = (char *)v;
-		} else if ((v = option_value(argv, argc, &i, "--granularity"))) {
-			if (!strcmp(v, "object"))
-				by_section = false;
-			else if (!strcmp(v, "section"))
-				by_section = true;
-			else
-				usage_error("--granularity: '%s' is not object or section", v);
-		} else if ((v = option_value(argv, argc, &i, "--format"))) {
-			if (!strcmp(v, "list"))
-				format = FORMAT_LIST;
-			else if (!strcmp(v, "members"))
-				format = FORMAT_MEMBERS;
-			else if (!strcmp(v, "json"))
-				format = FORMAT_JSON;
-			else
-				usage_error("--format: '%s' is not list, members or json", v);
-		} else if ((v = option_value(argv, argc, &i, "--why"))) {
-			why = v;
-		} else if ((v = option_value(argv, argc, &i, "--out"))) {
-			out = v;
-		} else if ((v = option_value(argv, argc, &i, "--trace-object"))) {
-			trace_object = v;
-		} else if ((v = option_value(argv, argc, &i, "--trace"))) {
-			weights[trace_count] = next_weight;
-			next_weight = 1;
-			traces[trace_count++] = (char *)v;
-		} else if ((v = option_value(argv, argc, &i, "--weight"))) {
-			char *end;
-
-			next_weight = strtod(v, &end);
-			if (end == v || *end || next_weight <= 0)
-				usage_error("--weight: '%s' is not a positive number", v);
-		} else if ((v = option_value(argv, argc, &i, "--map"))) {
-			map = v;
-		} else if ((v = option_value(argv, argc, &i, "--page-size"))) {
-			char *end;
-
-			page_size = strtoul(v, &end, 10);
-			if (end == v || *end || (page_size && (page_size < 256 || (page_size & (page_size - 1)))))
-				usage_error("--page-size: '%s' is not 0 or a power of two of at least 256", v);
-		} else if ((v = option_value(argv, argc, &i, "--min-match"))) {
-			char *end;
-
-			min_match = strtod(v, &end) / 100;
-			if (end == v || *end || min_match < 0 || min_match > 1)
-				usage_error("--min-match: '%s' is not a percentage", v);
-		} else if ((v = option_value(argv, argc, &i, "--emit"))) {
-			if (!strcmp(v, "list"))
-				emit = EMIT_LIST;
-			else if (!strcmp(v, "gnu-ld"))
-				emit = EMIT_GNU_LD;
-			else if (!strcmp(v, "gold"))
-				emit = EMIT_GOLD;
-			else if (!strcmp(v, "lld") || !strcmp(v, "mold"))
-				emit = EMIT_LLD;
-			else if (!strcmp(v, "lld-call-graph"))
-				emit = EMIT_CALL_GRAPH;
-			else
-				usage_error("--emit: '%s' is not list, gnu-ld, gold, lld or lld-call-graph", v);
-		} else if ((v = option_value(argv, argc, &i, "--trace-order"))) {
-			if (!strcmp(v, "coverage"))
-				link.first_touch_only = false;
-			else if (!strcmp(v, "first-touch"))
-				link.first_touch_only = true;
-			else
-				usage_error("--trace-order: '%s' is not coverage or first-touch", v);
-		} else if (!strcmp(arg, "--cc")) {
-			use_cc = true;
-		} else if (!strcmp(arg, "--no-data")) {
-			link.order_data = false;
-		} else if (!strcmp(arg, "--evaluate")) {
-			evaluate = true;
-		} else if (!strcmp(arg, "--keep-going")) {
-			link.keep_going = true;
-		} else if (!strcmp(arg, "-q") || !strcmp(arg, "--quiet")) {
-			quiet = true;
-		} else if (arg[0] == '-' && arg[1] == '-' && !inputs_known_option(arg)) {
-			usage_error("unrecognized option '%s'", arg);
-		} else {
-			inputs[input_count++] = (char *)arg;
-		}
-	}
+	input_count = cli_parse(&command, argc, argv, &inputs);
+	format = (enum output_format[]){ FORMAT_LIST, FORMAT_MEMBERS, FORMAT_JSON }[opt.format];
+	emit = emit_values[opt.emit];
+	by_section = opt.granularity == 1;
+	use_cc = opt.use_cc;
+	quiet = opt.quiet;
+	evaluate = opt.evaluate;
+	why = opt.why;
+	out = opt.out;
+	map = opt.map;
+	trace_object = opt.trace_object;
+	min_match = opt.min_match;
+	page_size = opt.page_size;
+	traces = opt.traces;
+	trace_count = opt.trace_count;
+	weights = opt.weights;
+	link.keep_going = opt.keep_going;
+	link.order_data = !opt.no_data;
+	link.first_touch_only = opt.trace_order == 1;
 	if (use_cc) {
 		int n = 0;
 		char **args;
 
 		if (input_count == 0)
-			usage_error("%s", "--cc needs a compiler command after --");
+			cli_usage_error("--cc needs a compiler command after --");
 		args = ccdriver_link_args(inputs, &n);
 		if (!args)
 			return EXIT_INPUT;
@@ -234,13 +235,13 @@ int main(int argc, char **argv)
 		input_count = n;
 	}
 	if (input_count == 0)
-		usage_error("%s", "no input files");
+		cli_usage_error("no input files");
 	if (trace_count && !map)
-		usage_error("%s", "--trace needs --map, the link map of the traced program (-Wl,-Map=FILE)");
+		cli_usage_error("--trace needs --map, the link map of the traced program (-Wl,-Map=FILE)");
 	if (map && !trace_count)
-		usage_error("%s", "--map is for --trace");
+		cli_usage_error("--map is for --trace");
 	if (evaluate && (!trace_count || !by_section))
-		usage_error("%s", "--evaluate needs --trace and --granularity=section");
+		cli_usage_error("--evaluate needs --trace and --granularity=section");
 	if (!ld_program) {
 		const char *ld = getenv("LD");
 
@@ -251,8 +252,8 @@ int main(int argc, char **argv)
 	link.options = inputs_parse(inputs, input_count);
 	if (!link.options)
 		return EXIT_USAGE;
-	link.seeds = seeds;
-	link.seed_count = seed_count;
+	link.seeds = (char **)opt.seeds.items;
+	link.seed_count = opt.seeds.count;
 	link.status = inputs_open(link.options, link.keep_going);
 	if (link.status && !link.keep_going)
 		return EXIT_INPUT;
@@ -286,6 +287,7 @@ int main(int argc, char **argv)
 	} else if (emit != EMIT_LIST) {
 		size_t n, k;
 		struct unit_section *order = order_compute(&link, by_section, &n);
+		struct ordering *record;
 		char *provenance = trace_count
 			? xasprintf("deporder (linkopt %s): %zu units, %zu of them from %zu trace%s, matched %.1f%%; link:",
 				    LINKOPT_VERSION, n, link.hot_count, trace_count, trace_count == 1 ? "" : "s",
@@ -304,8 +306,10 @@ int main(int argc, char **argv)
 			free(provenance);
 			provenance = more;
 		}
-		status = emit_order(&link, order, n, by_section ? link.hot_count : count_hot_units(&link, order, n), emit,
-				    ld_argv, ld_program, provenance);
+		record = order_record(&link, order, n, by_section ? link.hot_count : count_hot_units(&link, order, n),
+				      provenance);
+		status = emit_order(record, emit, ld_argv, ld_program);
+		ordering_free(record);
 		free(order);
 		free(provenance);
 	} else {

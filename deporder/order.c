@@ -1,6 +1,6 @@
 /* order: units in dependency order (depth first from the seeds, callers
    before callees, first reference first), the output formats, and --why. */
-#include "link.h"
+#include "linkmodel.h"
 
 #include <elf.h>
 #include <stdio.h>
@@ -259,6 +259,111 @@ struct unit_section *order_compute(struct link *link, bool by_section, size_t *c
 	free(w.out_section);
 	*count = n;
 	return out;
+}
+
+/* GNU ld's file pattern for a unit: the path, or archive:member. */
+static char *file_pattern(const struct unit *u)
+{
+	if (u->is_member && !u->input->archive->thin)
+		return xasprintf("%s:%s", u->input->path, u->input->archive->members[u->member].name);
+	return xstrdup(u->name);
+}
+
+/* The names lld and mold order us by: the functions and data objects it
+   defines that the link keeps (a whole unit: those in code sections). */
+static void add_symbols(struct ordering_entry *e, const struct unit_section *us)
+{
+	const struct unit *u = us->unit;
+	size_t k;
+
+	for (k = 1; k < u->elf.symbol_count; k++) {
+		const struct elf_symbol *s = &u->elf.symbols[k];
+
+		if ((s->type != STT_FUNC && s->type != STT_OBJECT) || !s->name[0] || s->shndx == SHN_UNDEF ||
+		    s->shndx >= SHN_LORESERVE || u->section_discarded[s->shndx])
+			continue;
+		if (us->section ? s->shndx != us->section : !(u->elf.sections[s->shndx].flags & SHF_EXECINSTR))
+			continue;
+		ordering_add_symbol(e, s->name);
+	}
+}
+
+/* The name lld knows a section by: the first function it defines. */
+static const char *section_symbol(const struct unit_section *us)
+{
+	const struct unit *u = us->unit;
+	size_t k;
+
+	for (k = 1; k < u->elf.symbol_count; k++) {
+		const struct elf_symbol *s = &u->elf.symbols[k];
+
+		if (s->shndx == us->section && s->type == STT_FUNC && s->name[0])
+			return s->name;
+	}
+	return NULL;
+}
+
+/* lld's call graph from the traces alone: consecutive first touches of a
+   trace as caller and callee, weighted by how often the pair occurs. */
+static void add_edges(struct ordering *record, const struct link *link)
+{
+	struct strmap edges = { 0 };
+	char **keys = NULL;
+	size_t key_count = 0, key_capacity = 0, t, i;
+
+	for (t = 0; t < link->sequence_count; t++) {
+		const struct trace_sequence *sq = &link->sequences[t];
+		const char *previous = NULL;
+
+		/* Functions only: data sections in the sequence are skipped over. */
+		for (i = 0; i < sq->count; i++) {
+			const char *a = previous, *b = section_symbol(&sq->items[i]);
+			char *key;
+			void **slot;
+
+			if (!b)
+				continue;
+			previous = b;
+			if (!a)
+				continue;
+			key = xasprintf("%s %s", a, b);
+			slot = strmap_slot(&edges, key);
+			if (!*slot) {
+				*ARRAY_PUSH(keys, key_count, key_capacity) = key;
+				*ARRAY_PUSH(record->edges, record->edge_count, record->edge_capacity) =
+					(struct ordering_edge){ xstrdup(a), xstrdup(b), 0 };
+				*slot = (void *)(uintptr_t)record->edge_count; /* index + 1 */
+			} else {
+				free(key);
+			}
+			record->edges[(uintptr_t)*slot - 1].weight++;
+		}
+	}
+	strmap_free(&edges);
+	for (i = 0; i < key_count; i++)
+		free(keys[i]);
+	free(keys);
+}
+
+struct ordering *order_record(struct link *link, const struct unit_section *order, size_t count, size_t hot,
+			      const char *provenance)
+{
+	struct ordering *record = xcalloc(1, sizeof(*record));
+	size_t i;
+
+	for (i = 0; i < count; i++) {
+		const struct unit *u = order[i].unit;
+		char *file = file_pattern(u);
+		struct ordering_entry *e =
+			ordering_add(record, u->name, file, order[i].section ? u->elf.sections[order[i].section].name : NULL);
+
+		add_symbols(e, &order[i]);
+		free(file);
+	}
+	record->hot = hot;
+	record->provenance = xstrdup(provenance);
+	add_edges(record, link);
+	return record;
 }
 
 void order_print(struct link *link, enum output_format format, bool by_section)

@@ -1,7 +1,7 @@
 /* sections: the input sections ld keeps under --gc-sections (bfd/elflink.c
    bfd_elf_gc_sections): roots, relocations followed from them, COMDAT groups
    kept whole, FDEs of .eh_frame followed for the code they describe. */
-#include "link.h"
+#include "linkmodel.h"
 
 #include <ctype.h>
 #include <elf.h>

@@ -3,7 +3,7 @@
    binary falls in exactly one input section of one file, whatever its
    symbols are called (static functions, .isra/.part/.constprop clones,
    .cold parts each land in their own section). */
-#include "link.h"
+#include "linkmodel.h"
 #include "ldmap.h"
 #include "cygtrace_trace.h"
 

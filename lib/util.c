@@ -49,31 +49,6 @@ void warn(const char *fmt, ...)
 	va_end(ap);
 }
 
-void usage_error(const char *fmt, const char *arg)
-{
-	fflush(stdout);
-	fprintf(stderr, "%s: ", progname);
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry '%s --help' for more information.\n", progname);
-	exit(EXIT_USAGE);
-}
-
-const char *option_value(char **argv, int argc, int *i, const char *name)
-{
-	size_t len = strlen(name);
-	const char *arg = argv[*i];
-
-	if (strncmp(arg, name, len) != 0)
-		return NULL;
-	if (arg[len] == '=')
-		return arg + len + 1;
-	if (arg[len] != '\0')
-		return NULL;
-	if (*i + 1 >= argc)
-		usage_error("option '%s' needs an argument", name);
-	return argv[++*i];
-}
-
 void *xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);

@@ -25,15 +25,6 @@ void error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "prog: warning: msg" to stderr. */
 void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Prints "prog: " and fmt (with one %s for arg) and a pointer to --help on
-   stderr, and exits with EXIT_USAGE. */
-void usage_error(const char *fmt, const char *arg) __attribute__((noreturn));
-
-/* Matches argv[*i] as --name VALUE or --name=VALUE and returns the value,
-   advancing *i past a separate one; NULL if it is another option.  A
-   missing value is a usage error. */
-const char *option_value(char **argv, int argc, int *i, const char *name);
-
 /* Allocation that never returns NULL: dies with a message instead. */
 void *xmalloc(size_t n);
 void *xcalloc(size_t count, size_t size);

@@ -1,6 +1,7 @@
 /* likely-check: counts, per __builtin_expect site, how often the hint was
    right, from a counting build (likely-check.h) or from gcov's branch counts. */
 #define _GNU_SOURCE
+#include "cli.h"
 #include "compare.h"
 #include "profile.h"
 #include "report.h"
@@ -13,16 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char usage_text[] =
-	"usage: likely-check cflags | ldflags\n"
-	"       likely-check run [--dir DIR] -- COMMAND [ARG]...\n"
-	"       likely-check report [--threshold=P] [--fail-over=P] [--format=text|json]\n"
-	"                           FILE...\n"
-	"       likely-check compare LEFT RIGHT | LEFT... -- RIGHT...\n"
-	"       likely-check profile [--cc CC] [--cflags FLAGS] [--objdir DIR]\n"
-	"                            [--out FILE] SOURCE...\n"
-	"       likely-check macros [--cc CC] [--cflags FLAGS] [--out FILE] SOURCE...\n"
-	"\n"
+static const char description[] =
 	"Counting mode: build with the flags `likely-check cflags` prints (the header\n"
 	"redefines __builtin_expect, no source change) and link with `likely-check\n"
 	"ldflags`, or run the program under `likely-check run`, which preloads the\n"
@@ -33,31 +25,20 @@ static const char usage_text[] =
 	"`macros` notes which project macro each site comes from (as profile does),\n"
 	"for a report of counting-mode data: hints are also summed per macro.\n"
 	"`report` sums any number of data files of either mode; `compare` shows two\n"
-	"data files side by side per site (exit 1 when counts differ).\n"
-	"\n"
-	"  --dir DIR          where the runtime writes likely-check.PID (default .)\n"
-	"  --threshold=P      mark sites wrong more than P percent of the time\n"
-	"  --fail-over=P      exit 1 when a site is wrong more than P percent\n"
-	"  --format=F         text (default) or json\n"
-	"  --cc CC            the compiler of the coverage build (default gcc)\n"
-	"  --cflags FLAGS     its preprocessor flags (-I, -D), split at blanks\n"
-	"  --objdir DIR       where the .gcno and .gcda files are (gcov -o)\n"
-	"  --out FILE         write to FILE (replaced only when complete)\n"
-	"  --help, --version\n"
-	"\n"
+	"data files side by side per site (exit 1 when counts differ).\n";
+
+static const char exit_status[] =
 	"Exit status: 0 success, 1 a finding (--fail-over) or a failure on input,\n"
 	"2 wrong usage.\n";
 
-static double parse_percent(const char *value)
+static const char *set_percent(void *target, const char *value)
 {
-	char *end;
 	double p;
 
-	errno = 0;
-	p = strtod(value, &end);
-	if (end == value || *end != '\0' || errno || p < 0 || p > 100)
-		usage_error("invalid percentage '%s'", value);
-	return p;
+	if (!cli_number(value, &p) || p < 0 || p > 100)
+		return "is not a percentage (0 to 100)";
+	*(double *)target = p;
+	return NULL;
 }
 
 /* The folder holding the header and the runtime: beside the program in the
@@ -86,157 +67,186 @@ static char *support_dir(void)
 	return dir;
 }
 
+static const char *run_dir;
+
+static const struct cli_option run_options[] = {
+	{ "--dir", 0, CLI_STRING, &run_dir, "DIR", "where the runtime writes likely-check.PID (default .)" },
+	{ 0 }
+};
+
+static const struct cli_command run_command = {
+	.name = "likely-check run", .operands = "[--] COMMAND [ARG]...", .options = run_options,
+	.description = "Runs COMMAND with the counting runtime preloaded; each process of it\n"
+		       "writes likely-check.PID at exit.\n",
+	.footer = exit_status, .flags = CLI_STOP_AT_OPERAND, .min_operands = 1, .missing = "no command given",
+};
+
 static int command_run(int argc, char **argv)
 {
-	const char *dir = NULL, *v, *old;
-	char *support, *preload, *absdir;
-	int i;
+	const char *old;
+	char *support, *preload, *absdir, **command;
 
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0) {
-			i++;
-			break;
-		}
-		if ((v = option_value(argv, argc, &i, "--dir")))
-			dir = v;
-		else if (argv[i][0] == '-')
-			usage_error("unknown option '%s'", argv[i]);
-		else
-			break;
-	}
-	if (i >= argc)
-		usage_error("%s", "run: no command given");
+	cli_parse(&run_command, argc, argv, &command);
 	support = support_dir();
 	old = getenv("LD_PRELOAD");
 	preload = old && *old ? xasprintf("%s/liblikely-check.so:%s", support, old)
 			      : xasprintf("%s/liblikely-check.so", support);
 	if (setenv("LD_PRELOAD", preload, 1) < 0)
 		fatal("cannot set LD_PRELOAD: %s", strerror(errno));
-	if (dir) {
-		absdir = realpath(dir, NULL);
+	if (run_dir) {
+		absdir = realpath(run_dir, NULL);
 		if (!absdir)
-			fatal("%s: cannot use as output folder: %s", dir, strerror(errno));
+			fatal("%s: cannot use as output folder: %s", run_dir, strerror(errno));
 		if (setenv("LIKELY_CHECK_DIR", absdir, 1) < 0)
 			fatal("cannot set LIKELY_CHECK_DIR: %s", strerror(errno));
 	}
-	execvp(argv[i], argv + i);
-	fatal("%s: cannot run: %s", argv[i], strerror(errno));
+	execvp(command[0], command);
+	fatal("%s: cannot run: %s", command[0], strerror(errno));
 }
+
+static struct report_options report_options = { REPORT_TEXT, -1, -1 };
+static const char *const report_formats[] = { "text", "json", NULL };
+
+static const struct cli_option report_table[] = {
+	{ "--threshold", 0, CLI_CALL, &report_options.threshold, "P", "mark sites wrong more than P percent of the time",
+	  .set = set_percent },
+	{ "--fail-over", 0, CLI_CALL, &report_options.fail_over, "P", "exit 1 when a site is wrong more than P percent",
+	  .set = set_percent },
+	{ "--format", 0, CLI_CHOICE, &report_options.format, "F", "text (default) or json", report_formats },
+	{ 0 }
+};
+
+static const struct cli_command report_command = {
+	.name = "likely-check report", .operands = "FILE...", .options = report_table,
+	.description = "Sums the data files (of either mode) per hint site and prints how often\n"
+		       "each hint was right.\n",
+	.footer = exit_status, .min_operands = 1, .missing = "no data file given",
+};
 
 static int command_report(int argc, char **argv)
 {
-	struct report_options options = { REPORT_TEXT, -1, -1 };
 	struct site_table table = { 0 };
-	const char *v;
-	int i, status = EXIT_OK, files = 0;
+	char **files;
+	int i, count, status = EXIT_OK;
 	size_t failing;
 
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0) {
-			i++;
-			break;
-		}
-		if ((v = option_value(argv, argc, &i, "--threshold")))
-			options.threshold = parse_percent(v);
-		else if ((v = option_value(argv, argc, &i, "--fail-over")))
-			options.fail_over = parse_percent(v);
-		else if ((v = option_value(argv, argc, &i, "--format"))) {
-			if (strcmp(v, "text") == 0)
-				options.format = REPORT_TEXT;
-			else if (strcmp(v, "json") == 0)
-				options.format = REPORT_JSON;
-			else
-				usage_error("unknown format '%s' (text or json)", v);
-		} else if (argv[i][0] == '-' && argv[i][1] != '\0')
-			usage_error("unknown option '%s'", argv[i]);
-		else
-			break;
-	}
-	for (; i < argc; i++, files++)
-		if (site_table_read(&table, argv[i]) < 0)
+	count = cli_parse(&report_command, argc, argv, &files);
+	for (i = 0; i < count; i++)
+		if (site_table_read(&table, files[i]) < 0)
 			status = EXIT_INPUT;
-	if (files == 0)
-		usage_error("%s", "report: no data file given");
-	if (options.fail_over >= 0 && options.threshold < 0)
-		options.threshold = options.fail_over;
+	if (report_options.fail_over >= 0 && report_options.threshold < 0)
+		report_options.threshold = report_options.fail_over;
 	if (table.files_read == 0)
 		return EXIT_INPUT;
 	site_table_attach_macros(&table);
-	failing = report_print(&table, &options);
+	failing = report_print(&table, &report_options);
 	stdout_close_or_die();
 	if (failing) {
 		error("%zu hint site%s wrong more than %g%% of the time", failing,
-		      failing == 1 ? "" : "s", options.fail_over);
+		      failing == 1 ? "" : "s", report_options.fail_over);
 		status = EXIT_INPUT;
 	}
 	return status;
 }
 
-static int command_profile(int argc, char **argv, bool macros_only)
-{
-	struct profile_options options = { "gcc", "", NULL, macros_only };
-	struct site_table table = { 0 };
-	const char *v, *out = NULL;
-	int i, status = EXIT_OK, sources = 0;
+static struct profile_options profile_options = { "gcc", "", NULL, false };
+static const char *profile_out;
 
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0) {
-			i++;
-			break;
-		}
-		if ((v = option_value(argv, argc, &i, "--cc")))
-			options.cc = v;
-		else if ((v = option_value(argv, argc, &i, "--cflags")))
-			options.cflags = v;
-		else if ((v = option_value(argv, argc, &i, "--objdir")))
-			options.objdir = v;
-		else if ((v = option_value(argv, argc, &i, "--out")))
-			out = v;
-		else if (argv[i][0] == '-')
-			usage_error("unknown option '%s'", argv[i]);
-		else
-			break;
-	}
+static const struct cli_option profile_table[] = {
+	{ "--cc", 0, CLI_STRING, &profile_options.cc, "CC", "the compiler of the coverage build (default gcc)" },
+	{ "--cflags", 0, CLI_STRING, &profile_options.cflags, "FLAGS", "its preprocessor flags (-I, -D), split at blanks" },
+	{ "--objdir", 0, CLI_STRING, &profile_options.objdir, "DIR", "where the .gcno and .gcda files are (gcov -o)" },
+	{ "--out", 0, CLI_STRING, &profile_out, "FILE", "write to FILE (replaced only when complete)" },
+	{ 0 }
+};
+
+/* macros takes profile's options but --objdir. */
+static const struct cli_option macros_table[] = {
+	{ "--cc", 0, CLI_STRING, &profile_options.cc, "CC", "the compiler (default gcc)" },
+	{ "--cflags", 0, CLI_STRING, &profile_options.cflags, "FLAGS", "its preprocessor flags (-I, -D), split at blanks" },
+	{ "--out", 0, CLI_STRING, &profile_out, "FILE", "write to FILE (replaced only when complete)" },
+	{ 0 }
+};
+
+static const struct cli_command profile_command = {
+	.name = "likely-check profile", .operands = "SOURCE...", .options = profile_table,
+	.description = "From a --coverage build of the unmodified program, finds the hint sites\n"
+		       "of each SOURCE through the preprocessor and takes their counts from\n"
+		       "gcov's branch counts; writes a data file.\n",
+	.footer = exit_status, .min_operands = 1, .missing = "no source file given",
+};
+
+static const struct cli_command macros_command = {
+	.name = "likely-check macros", .operands = "SOURCE...", .options = macros_table,
+	.description = "Notes which project macro each hint site of SOURCE comes from, for a\n"
+		       "report of counting-mode data (hints are also summed per macro).\n",
+	.footer = exit_status, .min_operands = 1, .missing = "no source file given",
+};
+
+static int command_profile_or_macros(int argc, char **argv, bool macros_only)
+{
+	struct site_table table = { 0 };
+	char **sources;
+	int i, count, status = EXIT_OK;
+
+	count = cli_parse(macros_only ? &macros_command : &profile_command, argc, argv, &sources);
+	profile_options.macros_only = macros_only;
 	table.profile = !macros_only;
-	for (; i < argc; i++, sources++)
-		if (profile_source(&table, argv[i], &options) < 0)
+	for (i = 0; i < count; i++)
+		if (profile_source(&table, sources[i], &profile_options) < 0)
 			status = EXIT_INPUT;
-	if (sources == 0)
-		usage_error("%s", macros_only ? "macros: no source file given"
-					      : "profile: no source file given");
-	if (out && status) {
-		error("%s: not written: a source failed, and the table would be partial", out);
+	if (profile_out && status) {
+		error("%s: not written: a source failed, and the table would be partial", profile_out);
 		return status;
 	}
-	if (out && !stdout_to_temporary(out))
-		fatal("%s: cannot create a temporary file: %s", out, strerror(errno));
+	if (profile_out && !stdout_to_temporary(profile_out))
+		fatal("%s: cannot create a temporary file: %s", profile_out, strerror(errno));
 	site_table_write(&table, stdout);
-	if (out && stdout_commit(out) < 0)
-		fatal("%s: write failed: %s", out, strerror(errno));
+	if (profile_out && stdout_commit(profile_out) < 0)
+		fatal("%s: write failed: %s", profile_out, strerror(errno));
 	stdout_close_or_die();
 	return status;
 }
+
+static int command_profile(int argc, char **argv)
+{
+	return command_profile_or_macros(argc, argv, false);
+}
+
+static int command_macros(int argc, char **argv)
+{
+	return command_profile_or_macros(argc, argv, true);
+}
+
+static const struct cli_command compare_command = {
+	.name = "likely-check compare", .operands = "LEFT RIGHT | LEFT... -- RIGHT...",
+	.description = "Shows two data files (or two sets of them) side by side per site.\n",
+	.footer = "Exit status: 0 the counts agree, 1 they differ or an input failed,\n2 wrong usage.\n",
+	.flags = CLI_KEEP_SEPARATOR,
+};
 
 /* compare LEFT RIGHT, or compare LEFT... -- RIGHT... */
 static int command_compare(int argc, char **argv)
 {
 	struct site_table left = { 0 }, right = { 0 };
-	int i, split = 0, status = EXIT_OK;
+	char **files;
+	int i, count, split = -1, status = EXIT_OK;
 	size_t differ;
 
-	for (i = 1; i < argc && !split; i++)
-		if (strcmp(argv[i], "--") == 0)
+	count = cli_parse(&compare_command, argc, argv, &files);
+	for (i = 0; i < count && split < 0; i++)
+		if (strcmp(files[i], "--") == 0)
 			split = i;
-	if (!split && argc != 3)
-		usage_error("%s", "compare: needs two data files, or LEFT... -- RIGHT...");
-	if (split == 1 || split == argc - 1)
-		usage_error("%s", "compare: a side has no data file");
-	if (!split)
-		split = 2;
-	for (i = 1; i < argc; i++) {
-		if (i == split && strcmp(argv[i], "--") == 0)
+	if (split < 0 && count != 2)
+		cli_usage_error("compare: needs two data files, or LEFT... -- RIGHT...");
+	if (split == 0 || split == count - 1)
+		cli_usage_error("compare: a side has no data file");
+	if (split < 0)
+		split = 1;
+	for (i = 0; i < count; i++) {
+		if (i == split && strcmp(files[i], "--") == 0)
 			continue;
-		if (site_table_read(i < split ? &left : &right, argv[i]) < 0)
+		if (site_table_read(i < split ? &left : &right, files[i]) < 0)
 			status = EXIT_INPUT;
 	}
 	if (status != EXIT_OK)
@@ -246,47 +256,61 @@ static int command_compare(int argc, char **argv)
 	return differ ? EXIT_INPUT : EXIT_OK;
 }
 
+static const struct cli_command cflags_command = {
+	.name = "likely-check cflags",
+	.description = "Prints the compiler flags of a counting build.\n",
+	.footer = exit_status,
+};
+
+static const struct cli_command ldflags_command = {
+	.name = "likely-check ldflags",
+	.description = "Prints the linker flags of a counting build.\n",
+	.footer = exit_status,
+};
+
+static int print_flags(int argc, char **argv, bool compile)
+{
+	char **extra, *dir;
+
+	if (cli_parse(compile ? &cflags_command : &ldflags_command, argc, argv, &extra) > 0)
+		cli_usage_error("too many arguments");
+	dir = support_dir();
+	if (compile)
+		printf("-include %s/likely-check.h\n", dir);
+	else
+		printf("-L%s -Wl,-rpath,%s -Wl,--push-state,--no-as-needed -llikely-check "
+		       "-Wl,--pop-state\n", dir, dir);
+	stdout_close_or_die();
+	return EXIT_OK;
+}
+
+static int command_cflags(int argc, char **argv)
+{
+	return print_flags(argc, argv, true);
+}
+
+static int command_ldflags(int argc, char **argv)
+{
+	return print_flags(argc, argv, false);
+}
+
+static const struct cli_subcommand commands[] = {
+	{ "cflags", "compiler flags of a counting build", &cflags_command, command_cflags },
+	{ "ldflags", "linker flags of a counting build", &ldflags_command, command_ldflags },
+	{ "run", "run a program with the counting runtime preloaded", &run_command, command_run },
+	{ "report", "how often each hint was right, from data files", &report_command, command_report },
+	{ "compare", "two data files side by side per site", &compare_command, command_compare },
+	{ "profile", "a data file from gcov's branch counts", &profile_command, command_profile },
+	{ "macros", "which project macro each hint site comes from", &macros_command, command_macros },
+	{ 0 }
+};
+
+static const struct cli_program program = {
+	.name = "likely-check", .description = description, .commands = commands, .footer = exit_status,
+};
+
 int main(int argc, char **argv)
 {
-	const char *command;
-	char *dir;
-
 	progname = "likely-check";
-	if (argc < 2)
-		usage_error("%s", "no command given");
-	command = argv[1];
-	if (strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0) {
-		fputs(usage_text, stdout);
-		stdout_close_or_die();
-		return EXIT_OK;
-	}
-	if (strcmp(command, "--version") == 0) {
-		printf("likely-check (linkopt) %s\n", LINKOPT_VERSION);
-		stdout_close_or_die();
-		return EXIT_OK;
-	}
-	if (strcmp(command, "cflags") == 0 || strcmp(command, "ldflags") == 0) {
-		if (argc > 2)
-			usage_error("%s", "too many arguments");
-		dir = support_dir();
-		if (command[0] == 'c')
-			printf("-include %s/likely-check.h\n", dir);
-		else
-			printf("-L%s -Wl,-rpath,%s -Wl,--push-state,--no-as-needed -llikely-check "
-			       "-Wl,--pop-state\n", dir, dir);
-		stdout_close_or_die();
-		return EXIT_OK;
-	}
-	if (strcmp(command, "run") == 0)
-		return command_run(argc - 1, argv + 1);
-	if (strcmp(command, "report") == 0)
-		return command_report(argc - 1, argv + 1);
-	if (strcmp(command, "compare") == 0)
-		return command_compare(argc - 1, argv + 1);
-	if (strcmp(command, "profile") == 0)
-		return command_profile(argc - 1, argv + 1, false);
-	if (strcmp(command, "macros") == 0)
-		return command_profile(argc - 1, argv + 1, true);
-	usage_error("unknown command '%s'", command);
-	return EXIT_USAGE;
+	return cli_dispatch(&program, argc, argv);
 }

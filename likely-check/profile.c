@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "profile.h"
 #include "json.h"
+#include "proc.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -8,8 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 /* One __builtin_expect call found in the preprocessed text. */
 struct found {
@@ -26,48 +25,18 @@ struct found {
    message; the child's stderr goes to ours. */
 static char *run_capture(char **argv)
 {
-	int pipefd[2], wstatus;
-	pid_t pid;
-	char *out = NULL;
-	size_t len = 0, cap = 0;
+	struct proc_request rq = { .argv = argv, .stdin_null = true, .out = PROC_CAPTURE };
+	struct proc_result run;
+	char *why;
 
-	if (pipe(pipefd) < 0)
-		fatal("cannot create a pipe: %s", strerror(errno));
-	pid = fork();
-	if (pid < 0)
-		fatal("cannot fork: %s", strerror(errno));
-	if (pid == 0) {
-		dup2(pipefd[1], STDOUT_FILENO);
-		close(pipefd[0]);
-		close(pipefd[1]);
-		execvp(argv[0], argv);
-		fprintf(stderr, "%s: %s: cannot run: %s\n", progname, argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(pipefd[1]);
-	for (;;) {
-		ssize_t n;
-
-		grow_array(&out, &cap, len + 65536, 1);
-		n = read(pipefd[0], out + len, cap - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	close(pipefd[0]);
-	out[len] = '\0';
-	while (waitpid(pid, &wstatus, 0) < 0)
-		if (errno != EINTR)
-			fatal("cannot wait for %s: %s", argv[0], strerror(errno));
-	if (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0) {
-		error("%s: failed (%s %d)", argv[0], WIFEXITED(wstatus) ? "exit status" : "signal",
-		      WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : WTERMSIG(wstatus));
-		free(out);
+	if (proc_exec(&rq, &run) != 0) {
+		why = proc_describe(run.status);
+		error("%s: failed: %s", argv[0], why);
+		free(why);
+		proc_result_free(&run);
 		return NULL;
 	}
-	return out;
+	return run.out;
 }
 
 /* Appends the blank-separated words of s to the argument vector. */

@@ -1,11 +1,10 @@
 #include "emit.h"
+#include "util.h"
+#include "linker.h"
 
-#include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 /* The output section of the default script an input section goes to. */
 static const char *output_section_of(const char *name)
@@ -25,74 +24,19 @@ static const char *output_section_of(const char *name)
 	return NULL;
 }
 
-/* ld's file pattern for a unit: the path, or archive:member. */
-static char *file_pattern(const struct unit *u)
-{
-	if (u->is_member && !u->input->archive->thin)
-		return xasprintf("%s:%s", u->input->path, u->input->archive->members[u->member].name);
-	return xstrdup(u->name);
-}
-
-/* The default script of the linker, for the options of this link. */
+/* The default script of the linker, for the options of this link (a new
+   string); NULL, after saying why when the linker failed, without one. */
 static char *default_script(char **ld_argv, const char *ld_program)
 {
-	char **argv = NULL, *text = NULL, *start, *end;
-	size_t n = 0, capacity = 0, len = 0, text_capacity = 0;
-	int pipefd[2], status, i;
-	pid_t pid;
-	ssize_t got;
+	char *why;
+	const struct linker *linker = linker_get(ld_program, ld_argv, &why);
 
-	*ARRAY_PUSH(argv, n, capacity) = (char *)ld_program;
-	for (i = 0; ld_argv && ld_argv[i]; i++) {
-		const char *a = ld_argv[i];
-
-		if ((!strcmp(a, "-m") || !strcmp(a, "-z")) && ld_argv[i + 1]) {
-			*ARRAY_PUSH(argv, n, capacity) = (char *)a;
-			*ARRAY_PUSH(argv, n, capacity) = ld_argv[++i];
-		} else if (!strcmp(a, "-pie") || !strcmp(a, "--pie") || !strcmp(a, "-no-pie") || !strcmp(a, "-shared") ||
-			   !strcmp(a, "-static") || !strncmp(a, "-z", 2) || !strncmp(a, "-m", 2) || !strcmp(a, "-r") ||
-			   !strcmp(a, "--no-dynamic-linker")) {
-			*ARRAY_PUSH(argv, n, capacity) = (char *)a;
-		}
+	if (!linker) {
+		error("%s", why);
+		free(why);
+		return NULL;
 	}
-	*ARRAY_PUSH(argv, n, capacity) = "--verbose";
-	*ARRAY_PUSH(argv, n, capacity) = NULL;
-	if (pipe(pipefd) < 0)
-		return NULL;
-	pid = fork();
-	if (pid < 0)
-		return NULL;
-	if (pid == 0) {
-		dup2(pipefd[1], 1);
-		close(pipefd[0]);
-		close(pipefd[1]);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	close(pipefd[1]);
-	for (;;) {
-		grow_array(&text, &text_capacity, len + 4096, 1);
-		got = read(pipefd[0], text + len, 4095);
-		if (got <= 0)
-			break;
-		len += got;
-	}
-	close(pipefd[0]);
-	waitpid(pid, &status, 0);
-	free(argv);
-	if (!text)
-		return NULL;
-	text[len] = '\0';
-	start = strstr(text, "==================================================\n");
-	if (!start)
-		return NULL;
-	start += 51;
-	end = strstr(start, "\n==================================================");
-	if (!end)
-		return NULL;
-	*end = '\0';
-	memmove(text, start, strlen(start) + 1);
-	return text;
+	return linker->script ? xstrdup(linker->script) : NULL;
 }
 
 /* Where the output section statement "NAME :" of the script starts its
@@ -125,10 +69,10 @@ static char *output_section_body(char *script, const char *name)
 	return NULL;
 }
 
-/* hot: how many leading entries of order the traces touched.  Around the
-   traced code of .text, __linkopt_hot_start and __linkopt_hot_end mark the
-   range that linkopt-prefetch.o asks the kernel to read at start-up. */
-static void print_patterns(const struct unit_section *order, size_t count, size_t hot, const char *output)
+/* Around the traced code of .text (the order's hot head),
+   __linkopt_hot_start and __linkopt_hot_end mark the range that
+   linkopt-prefetch.o asks the kernel to read at start-up. */
+static void print_patterns(const struct ordering *order, const char *output)
 {
 	size_t i;
 	bool text = !strcmp(output, ".text");
@@ -136,30 +80,26 @@ static void print_patterns(const struct unit_section *order, size_t count, size_
 	printf("\n    /* linkopt: the ordered input sections of %s, first used first */\n", output);
 	if (text)
 		printf("    PROVIDE_HIDDEN(__linkopt_hot_start = .);\n");
-	for (i = 0; i < count; i++) {
-		if (text && i == hot)
-			printf("    PROVIDE_HIDDEN(__linkopt_hot_end = .);\n");
-		const struct unit *u = order[i].unit;
-		char *file = file_pattern(u);
+	for (i = 0; i < order->count; i++) {
+		const struct ordering_entry *e = &order->entries[i];
 
-		if (order[i].section) {
-			const char *name = u->elf.sections[order[i].section].name;
-			const char *out = output_section_of(name);
+		if (text && i == order->hot)
+			printf("    PROVIDE_HIDDEN(__linkopt_hot_end = .);\n");
+		if (e->section) {
+			const char *out = output_section_of(e->section);
 
 			if (out && !strcmp(out, output))
-				printf("    %s(%s)\n", file, name);
-		} else if (!strcmp(output, ".text")) {
-			printf("    %s(.text .text.*)\n", file);
+				printf("    %s(%s)\n", e->file, e->section);
+		} else if (text) {
+			printf("    %s(.text .text.*)\n", e->file);
 		}
-		free(file);
 	}
-	if (text && hot >= count)
+	if (text && order->hot >= order->count)
 		printf("    PROVIDE_HIDDEN(__linkopt_hot_end = .);\n");
 	printf("    /* linkopt: end */\n   ");
 }
 
-static int emit_gnu_ld(const struct unit_section *order, size_t count, size_t hot, char **ld_argv,
-		       const char *ld_program, const char *provenance)
+static int emit_gnu_ld(const struct ordering *order, char **ld_argv, const char *ld_program)
 {
 	static const char *const outputs[] = { ".text", ".rodata", ".data.rel.ro", ".data", ".bss", NULL };
 	char *script = default_script(ld_argv, ld_program), *at[8], *p;
@@ -177,7 +117,7 @@ static int emit_gnu_ld(const struct unit_section *order, size_t count, size_t ho
 			return EXIT_INPUT;
 		}
 	}
-	printf("/* %s */\n", provenance);
+	printf("/* %s */\n", order->provenance);
 	/* Copy the script, inserting each list at its place, in script order. */
 	p = script;
 	for (;;) {
@@ -189,7 +129,7 @@ static int emit_gnu_ld(const struct unit_section *order, size_t count, size_t ho
 		if (next < 0)
 			break;
 		fwrite(p, 1, at[next] - p, stdout);
-		print_patterns(order, count, hot, outputs[next]);
+		print_patterns(order, outputs[next]);
 		p = at[next];
 		at[next] = NULL;
 	}
@@ -199,105 +139,52 @@ static int emit_gnu_ld(const struct unit_section *order, size_t count, size_t ho
 	return 0;
 }
 
-static void emit_lld(const struct unit_section *order, size_t count, const char *provenance)
+/* Each symbol once: the first entry to name it places it. */
+static void emit_lld(const struct ordering *order)
 {
 	struct strmap seen = { 0 };
 	size_t i, k;
 
-	printf("# %s\n", provenance);
-	for (i = 0; i < count; i++) {
-		const struct unit *u = order[i].unit;
+	printf("# %s\n", order->provenance);
+	for (i = 0; i < order->count; i++) {
+		const struct ordering_entry *e = &order->entries[i];
 
-		for (k = 1; k < u->elf.symbol_count; k++) {
-			const struct elf_symbol *s = &u->elf.symbols[k];
-			void **slot;
+		for (k = 0; k < e->symbol_count; k++) {
+			void **slot = strmap_slot(&seen, e->symbols[k]);
 
-			if ((s->type != STT_FUNC && s->type != STT_OBJECT) || !s->name[0] || s->shndx == SHN_UNDEF ||
-			    s->shndx >= SHN_LORESERVE || u->section_discarded[s->shndx])
-				continue;
-			if (order[i].section ? s->shndx != order[i].section
-					     : !(u->elf.sections[s->shndx].flags & SHF_EXECINSTR))
-				continue;
-			slot = strmap_slot(&seen, s->name);
 			if (*slot)
 				continue;
 			*slot = (void *)1;
-			printf("%s\n", s->name);
+			printf("%s\n", e->symbols[k]);
 		}
 	}
 	strmap_free(&seen);
 }
 
-/* The name lld knows a section by: the first function it defines. */
-static const char *section_symbol(const struct unit_section *us)
+static void emit_call_graph(const struct ordering *order)
 {
-	const struct unit *u = us->unit;
-	size_t k;
+	size_t i;
 
-	for (k = 1; k < u->elf.symbol_count; k++) {
-		const struct elf_symbol *s = &u->elf.symbols[k];
-
-		if (s->shndx == us->section && s->type == STT_FUNC && s->name[0])
-			return s->name;
-	}
-	return NULL;
+	printf("# %s\n", order->provenance);
+	for (i = 0; i < order->edge_count; i++)
+		printf("%s %s %lu\n", order->edges[i].caller, order->edges[i].callee, order->edges[i].weight);
 }
 
-/* lld's --call-graph-ordering-file from the traces alone: consecutive first
-   touches of a trace as caller and callee, weighted by how many traces
-   have the pair. */
-static void emit_call_graph(struct link *link, const char *provenance)
-{
-	struct strmap weights = { 0 };
-	char **keys = NULL;
-	size_t key_count = 0, key_capacity = 0, t, i;
-
-	printf("# %s\n", provenance);
-	for (t = 0; t < link->sequence_count; t++) {
-		const struct trace_sequence *sq = &link->sequences[t];
-		const char *previous = NULL;
-
-		/* Functions only: data sections in the sequence are skipped over. */
-		for (i = 0; i < sq->count; i++) {
-			const char *a = previous, *b = section_symbol(&sq->items[i]);
-			char *key;
-			void **slot;
-
-			if (!b)
-				continue;
-			previous = b;
-			if (!a)
-				continue;
-			key = xasprintf("%s %s", a, b);
-			slot = strmap_slot(&weights, key);
-			if (!*slot) {
-				*ARRAY_PUSH(keys, key_count, key_capacity) = key;
-				*slot = (void *)0;
-			} else {
-				free(key);
-			}
-			*slot = (void *)((uintptr_t)*slot + 1);
-		}
-	}
-	for (i = 0; i < key_count; i++)
-		printf("%s %lu\n", keys[i], (unsigned long)(uintptr_t)strmap_get(&weights, keys[i]));
-}
-
-static int emit_gold(const struct unit_section *order, size_t count, const char *provenance)
+static int emit_gold(const struct ordering *order)
 {
 	struct strmap seen = { 0 };
 	size_t i;
 
-	printf("# %s\n", provenance);
-	for (i = 0; i < count; i++) {
-		const char *name;
+	printf("# %s\n", order->provenance);
+	for (i = 0; i < order->count; i++) {
+		const char *name = order->entries[i].section;
 		void **slot;
 
-		if (!order[i].section) {
+		if (!name) {
 			error("gold orders input sections by name: use --granularity=section");
+			strmap_free(&seen);
 			return EXIT_USAGE;
 		}
-		name = order[i].unit->elf.sections[order[i].section].name;
 		slot = strmap_slot(&seen, name);
 		if (*slot)
 			continue;
@@ -308,25 +195,24 @@ static int emit_gold(const struct unit_section *order, size_t count, const char 
 	return 0;
 }
 
-int emit_order(struct link *link, const struct unit_section *order, size_t count, size_t hot, enum emit_format format,
-	       char **ld_argv, const char *ld_program, const char *provenance)
+int emit_order(const struct ordering *order, enum emit_format format, char **ld_argv, const char *ld_program)
 {
 	size_t i;
 
 	switch (format) {
 	case EMIT_GNU_LD:
-		return emit_gnu_ld(order, count, hot, ld_argv, ld_program, provenance);
+		return emit_gnu_ld(order, ld_argv, ld_program);
 	case EMIT_LLD:
-		emit_lld(order, count, provenance);
+		emit_lld(order);
 		return 0;
 	case EMIT_GOLD:
-		return emit_gold(order, count, provenance);
+		return emit_gold(order);
 	case EMIT_CALL_GRAPH:
-		emit_call_graph(link, provenance);
+		emit_call_graph(order);
 		return 0;
 	case EMIT_LIST:
-		for (i = 0; i < count; i++)
-			printf("%s\n", order[i].unit->name);
+		for (i = 0; i < order->count; i++)
+			printf("%s\n", order->entries[i].unit);
 		return 0;
 	}
 	return 0;

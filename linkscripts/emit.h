@@ -1,19 +1,19 @@
 /* emit: an order in the forms linkers read: a complete GNU ld linker script
    (the linker's own default script with the ordered input sections at the
-   head of their output sections), gold's --section-ordering-file, and
-   lld's and mold's --symbol-ordering-file. */
+   head of their output sections), gold's --section-ordering-file, lld's and
+   mold's --symbol-ordering-file, and lld's --call-graph-ordering-file. */
 #ifndef LINKSCRIPTS_EMIT_H
 #define LINKSCRIPTS_EMIT_H
 
-#include "../deporder/link.h"
+#include "ordering.h"
 
-/* Prints order (count units; section 0: the whole unit; the first hot of
-   them traced) to stdout in the given form; provenance goes in a leading
-   comment where the form has one.
+enum emit_format { EMIT_LIST, EMIT_GOLD, EMIT_LLD, EMIT_GNU_LD, EMIT_CALL_GRAPH };
+
+/* Prints order to stdout in the given form (EMIT_LIST: its units); its
+   provenance goes in a leading comment where the form has one.
    ld_argv (NULL-terminated, may be NULL) is the linker command of the link,
    for the options that choose its default script.  Returns 0, or EXIT_INPUT
-   after reporting why. */
-int emit_order(struct link *link, const struct unit_section *order, size_t count, size_t hot, enum emit_format format,
-	       char **ld_argv, const char *ld_program, const char *provenance);
+   (EXIT_USAGE: whole units for gold) after reporting why. */
+int emit_order(const struct ordering *order, enum emit_format format, char **ld_argv, const char *ld_program);
 
 #endif

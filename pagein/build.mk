@@ -11,10 +11,10 @@ PAGEIN_TOOL_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Wno-sign-compare -Wno-unus
 	-I$(VG_INCLUDE) $(VG_ARCH_DEFS)
 PAGEIN_TOOL = pagein/pagein-$(VG_PLATFORM)
 
-PROGS += $(PAGEIN_TOOL) pagein/vglib/.stamp pagein/pagein-report
+PROGS += $(PAGEIN_TOOL) pagein/vglib/.stamp pagein/pagein pagein/pagein-report
 BIN_PROGS += pagein/pagein pagein/pagein-report
 MAN1 += pagein/pagein.1
-OBJS += pagein/report.o
+OBJS += pagein/report.o pagein/launch.o
 
 pagein/pg_main.o: pagein/pg_main.c .deps-ok
 	$(CC) $(PAGEIN_TOOL_CFLAGS) -c -o $@ $<
@@ -32,6 +32,9 @@ pagein/vglib/.stamp: $(PAGEIN_TOOL)
 	ln -sf ../pagein-$(VG_PLATFORM) pagein/vglib/pagein-$(VG_PLATFORM)
 	touch $@
 
+pagein/pagein: pagein/launch.o lib/cli.o lib/util.o
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^
+
 pagein/pagein-report: pagein/report.o $(LIB_OBJS)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS_ELF)
 
@@ -40,4 +43,4 @@ install::
 	install -m 755 $(PAGEIN_TOOL) '$(DESTDIR)$(VG_LIBEXEC)/'
 
 clean::
-	rm -rf pagein/pg_main.o $(PAGEIN_TOOL) pagein/vglib pagein/pagein-report
+	rm -rf pagein/pg_main.o $(PAGEIN_TOOL) pagein/vglib pagein/pagein pagein/pagein-report

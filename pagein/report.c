@@ -1,5 +1,6 @@
 /* pagein-report: pages touched per object (code and data), the first-touch
    timeline, and two traces side by side (before and after a relink). */
+#include "cli.h"
 #include "pagein_trace.h"
 #include "util.h"
 
@@ -7,18 +8,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage_text[] =
-	"usage: pagein-report [--format=text|json] [--timeline] FILE [FILE]\n"
-	"\n"
-	"Summarizes a pagein trace: code and data pages first touched per object,\n"
-	"heap, stack and other anonymous pages, functions first executed, and the\n"
-	"pages touched by each tenth of the run.  With two files, the objects side\n"
-	"by side (the main program of one matched with the main program of the\n"
-	"other, libraries by file name).  --timeline also lists every record with\n"
-	"its address relative to its object.\n"
-	"\n"
-	"Exit status: 0 success, 1 a file is unreadable or not a pagein trace,\n"
-	"2 wrong usage.\n";
+static const char *const formats[] = { "text", "json", NULL };
+static int format;
+static bool timeline;
+
+static const struct cli_option options[] = {
+	{ "--format", 0, CLI_CHOICE, &format, 0, "text (default) or json", formats },
+	{ "--timeline", 0, CLI_FLAG, &timeline, 0, "also every record, its address relative to its object" },
+	{ 0 }
+};
+
+static const struct cli_command command = {
+	.name = "pagein-report",
+	.operands = "FILE [FILE]",
+	.description =
+		"Summarizes a pagein trace: code and data pages first touched per object,\n"
+		"heap, stack and other anonymous pages, functions first executed, and the\n"
+		"pages touched by each tenth of the run.  With two files, the objects side\n"
+		"by side (the main program of one matched with the main program of the\n"
+		"other, libraries by file name).\n",
+	.options = options,
+	.footer = "Exit status: 0 success, 1 a file is unreadable or not a pagein trace,\n"
+		  "2 wrong usage.\n",
+	.min_operands = 1,
+	.missing = "give one trace, or two to compare",
+};
 
 #define TIMELINE_STEPS 10
 
@@ -210,41 +224,14 @@ int main(int argc, char **argv)
 {
 	struct pagein_trace traces[2];
 	struct summary summaries[2];
-	const char *files[2];
-	int i, count = 0;
-	bool json = false, timeline = false;
+	char **files;
+	int i, count;
+	bool json;
 
 	progname = "pagein-report";
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--help")) {
-			fputs(usage_text, stdout);
-			stdout_close_or_die();
-			return EXIT_OK;
-		} else if (!strcmp(a, "--format=json")) {
-			json = true;
-		} else if (!strcmp(a, "--format=text")) {
-			json = false;
-		} else if (!strcmp(a, "--timeline")) {
-			timeline = true;
-		} else if (!strcmp(a, "--") && i + 1 < argc) {
-			for (i++; i < argc && count < 3; i++)
-				files[count < 2 ? count : 1] = argv[i], count++;
-			break;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "%s: unrecognized option '%s'\n%s", progname, a, usage_text);
-			return EXIT_USAGE;
-		} else {
-			if (count < 2)
-				files[count] = a;
-			count++;
-		}
-	}
-	if (count < 1 || count > 2) {
-		fprintf(stderr, "%s: give one trace, or two to compare\n%s", progname, usage_text);
-		return EXIT_USAGE;
-	}
+	count = cli_parse(&command, argc, argv, &files);
+	if (count > 2)
+		cli_usage_error("give one trace, or two to compare");
 	for (i = 0; i < count; i++) {
 		char *why;
 
@@ -254,6 +241,7 @@ int main(int argc, char **argv)
 		}
 		summarize(&traces[i], &summaries[i]);
 	}
+	json = format == 1;
 	if (json) {
 		printf("{\"traces\": [");
 		for (i = 0; i < count; i++) {

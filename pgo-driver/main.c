@@ -1,6 +1,7 @@
 /* pgo-run: drives gcc's profile-guided optimization cycle (instrumented
    build, training runs, merge and checks, optimized build, benchmark) and
    keeps the profile store honest. */
+#include "cli.h"
 #include "commands.h"
 #include "cycle.h"
 #include "util.h"
@@ -9,168 +10,236 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage_text[] =
-	"usage: pgo-run [options] WORKLOAD...\n"
-	"       pgo-run build|status|show|clean [options]\n"
-	"       pgo-run merge [--weight W:DIR]... [DIR...]\n"
-	"\n"
-	"Builds the project instrumented, runs every WORKLOAD (a shell command; its\n"
-	"exit status is checked), merges and checks the profile, installs it in the\n"
-	"store and rebuilds the project optimized with it.  A failed step stops the\n"
-	"cycle and leaves the profile in use untouched.\n"
-	"\n"
-	"  --weight W:WORKLOAD  a workload whose counts weigh W (default 1)\n"
-	"  --build CMD          build command (default: make PGO_CFLAGS=... PGO_LDFLAGS=...,\n"
-	"                       for a Makefile that includes mk/pgo.mk); CMD gets the\n"
-	"                       flags in CFLAGS and LDFLAGS (and PGO_CFLAGS, PGO_LDFLAGS)\n"
-	"  --clean CMD          clean command run before each build (default: make clean)\n"
-	"  --gen-dir DIR        run the instrumented build in DIR (default .)\n"
-	"  --use-dir DIR        run the plain and optimized builds in DIR (default .)\n"
-	"  --store DIR          the profile store (default .pgo)\n"
-	"  --retrain-if-stale   reuse the profile unless a source changed since training\n"
-	"  --bench CMD          also build plain, then run CMD with PGO_BIN set to the\n"
-	"                       plain and to the PGO program, alternately\n"
-	"  --output FILE        the program --bench runs, as the build writes it\n"
-	"  --runs N             benchmark runs of each build (default 10)\n"
-	"  --top N              show: how many functions (default 20)\n"
-	"  --all                clean: remove the whole store, not one configuration\n"
-	"  --help, --version\n"
-	"\n"
-	"Commands: build (the optimized build with the profile in use, no\n"
-	"training), status (which profile, how old, sources changed since, objects\n"
-	"without data), merge (add instrumented runs made outside pgo-run, from the\n"
-	"store's gen/ folder or from DIRs, to the profile), show (hottest functions),\n"
-	"clean.\n"
-	"\n"
+static struct pgo_options o = {
+	.store_path = ".pgo", .gen_dir = ".", .use_dir = ".", .runs = 10, .top = 20,
+};
+static size_t workload_capacity;
+
+static void add_workload(const char *command, double weight)
+{
+	struct workload *w = ARRAY_PUSH(o.workloads, o.nworkloads, workload_capacity);
+
+	w->command = command;
+	w->weight = weight;
+}
+
+static const char *set_weighted(void *target, const char *value)
+{
+	char *end;
+	double weight = strtod(value, &end);
+
+	(void)target;
+	if (end == value || *end != ':' || !end[1] || !(weight > 0))
+		return "is not W:WORKLOAD with W a positive number";
+	add_workload(end + 1, weight);
+	return NULL;
+}
+
+static const char *set_count(void *target, const char *value)
+{
+	unsigned long n;
+
+	if (!cli_unsigned(value, &n) || n < 1 || n > 100000)
+		return "is not a number from 1 to 100000";
+	*(int *)target = (int)n;
+	return NULL;
+}
+
+#define OPTION_STORE { "--store", 0, CLI_STRING, &o.store_path, "DIR", "the profile store (default .pgo)" }
+#define OPTION_BUILD                                                                                \
+	{ "--build", 0, CLI_STRING, &o.build, "CMD",                                               \
+	  "build command (default: make PGO_CFLAGS=... PGO_LDFLAGS=...,\n"                          \
+	  "for a Makefile that includes mk/pgo.mk); CMD gets the\n"                                  \
+	  "flags in CFLAGS and LDFLAGS (and PGO_CFLAGS, PGO_LDFLAGS);\n"                             \
+	  "with the compiler and flags, it names the configuration" }
+#define OPTION_CLEAN { "--clean", 0, CLI_STRING, &o.clean, "CMD", "clean command run before each build (default: make clean)" }
+#define OPTION_USE_DIR { "--use-dir", 0, CLI_STRING, &o.use_dir, "DIR", "run the plain and optimized builds in DIR (default .)" }
+#define OPTION_BENCH                                                                                \
+	{ "--bench", 0, CLI_STRING, &o.bench, "CMD",                                               \
+	  "also build plain, then run CMD with PGO_BIN set to the\n"                                 \
+	  "plain and to the PGO program, alternately" },                                            \
+	{ "--output", 0, CLI_STRING, &o.output, "FILE", "the program --bench runs, as the build writes it" }, \
+	{ "--runs", 0, CLI_CALL, &o.runs, "N", "benchmark runs of each build (default 10)", .set = set_count }
+
+static const struct cli_option cycle_options[] = {
+	{ "--weight", 0, CLI_CALL, 0, "W:WORKLOAD", "a workload whose counts weigh W (default 1)", .set = set_weighted,
+	  .repeatable = true },
+	OPTION_BUILD,
+	OPTION_CLEAN,
+	{ "--gen-dir", 0, CLI_STRING, &o.gen_dir, "DIR", "run the instrumented build in DIR (default .)" },
+	OPTION_USE_DIR,
+	OPTION_STORE,
+	{ "--retrain-if-stale", 0, CLI_FLAG, &o.retrain_if_stale, 0,
+	  "reuse the profile unless a source changed since training" },
+	OPTION_BENCH,
+	{ 0 }
+};
+
+static const char exit_status[] =
 	"Exit status: 0 success, 1 a failed step or a finding (a stale profile,\n"
 	"coverage-mismatch warnings), 2 wrong usage.\n";
 
-static int positive(const char *value, const char *option)
-{
-	char *end;
-	long n = strtol(value, &end, 10);
+static const struct cli_command cycle_command = {
+	.name = "pgo-run",
+	.operands = "WORKLOAD...",
+	.description =
+		"Builds the project instrumented, runs every WORKLOAD (a shell command; its\n"
+		"exit status is checked), merges and checks the profile, installs it in the\n"
+		"store and rebuilds the project optimized with it.  A failed step stops the\n"
+		"cycle and leaves the profile in use untouched.\n",
+	.options = cycle_options,
+	.footer = exit_status,
+	.min_operands = 1,
+	.missing = "no workload given",
+};
 
-	if (*end || n < 1 || n > 100000)
-		usage_error("%s: needs a positive number", option);
-	return (int)n;
+static const struct cli_option build_options[] = {
+	OPTION_BUILD, OPTION_CLEAN, OPTION_USE_DIR, OPTION_STORE, OPTION_BENCH, { 0 }
+};
+
+static const struct cli_command build_command = {
+	.name = "pgo-run build",
+	.description = "The optimized build with the profile in use, no training.\n",
+	.options = build_options,
+	.footer = exit_status,
+};
+
+static const struct cli_option status_options[] = { OPTION_BUILD, OPTION_STORE, { 0 } };
+
+static const struct cli_command status_command = {
+	.name = "pgo-run status",
+	.description = "Which profile is in use, how old it is, the sources changed since it was\n"
+		       "trained, the objects without data.\n",
+	.options = status_options,
+	.footer = exit_status,
+};
+
+static const struct cli_option show_options[] = {
+	OPTION_BUILD, OPTION_STORE,
+	{ "--top", 0, CLI_CALL, &o.top, "N", "how many functions (default 20)", .set = set_count },
+	{ 0 }
+};
+
+static const struct cli_command show_command = {
+	.name = "pgo-run show",
+	.description = "The hottest functions of the profile in use, by entry count.\n",
+	.options = show_options,
+	.footer = exit_status,
+};
+
+static const struct cli_option clean_options[] = {
+	OPTION_BUILD, OPTION_STORE,
+	{ "--all", 0, CLI_FLAG, &o.all, 0, "remove the whole store, not one configuration" },
+	{ 0 }
+};
+
+static const struct cli_command clean_command = {
+	.name = "pgo-run clean",
+	.description = "Removes this configuration's profiles from the store.\n",
+	.options = clean_options,
+	.footer = exit_status,
+};
+
+static const struct cli_option merge_options[] = {
+	OPTION_BUILD, OPTION_STORE,
+	{ "--weight", 0, CLI_CALL, 0, "W:DIR", "a profile folder whose counts weigh W (default 1)", .set = set_weighted,
+	  .repeatable = true },
+	{ 0 }
+};
+
+static const struct cli_command merge_command = {
+	.name = "pgo-run merge",
+	.operands = "[DIR]...",
+	.description = "Adds instrumented runs made outside pgo-run, from the store's gen/ folder\n"
+		       "or from DIRs, to the profile in use.\n",
+	.options = merge_options,
+	.footer = exit_status,
+};
+
+/* The operands of a command: workloads (the cycle) or profile folders (merge). */
+static int parse(const struct cli_command *command, int argc, char **argv)
+{
+	char **operands;
+	int count = cli_parse(command, argc, argv, &operands), k;
+
+	for (k = 0; k < count; k++)
+		add_workload(operands[k], 1);
+	return count;
 }
 
-static bool is_command(const char *arg)
+static int run_cycle(int argc, char **argv)
 {
-	static const char *const commands[] = { "build", "status", "merge", "clean", "show" };
-	size_t i;
-
-	for (i = 0; i < sizeof(commands) / sizeof(*commands); i++)
-		if (!strcmp(arg, commands[i]))
-			return true;
-	return false;
+	parse(&cycle_command, argc, argv);
+	if (o.bench && !o.output)
+		cli_usage_error("--bench needs --output FILE, the program it runs");
+	return cycle_run(&o);
 }
 
-/* Taken as a workload, a command put after an option would run a whole
-   cycle; merge's operands are folders, which may have any name. */
-static void refuse_misplaced_command(const char *arg, const char *command)
+static int run_build(int argc, char **argv)
 {
-	char *message;
-
-	if (!is_command(arg) || (command && !strcmp(command, "merge")))
-		return;
-	message = xasprintf("'%s' is a command: put it first (pgo-run %s [options])", arg, arg);
-	usage_error("%s", message);
+	if (parse(&build_command, argc, argv))
+		cli_usage_error("build takes no workloads");
+	o.no_train = true;
+	if (o.bench && !o.output)
+		cli_usage_error("--bench needs --output FILE, the program it runs");
+	return cycle_run(&o);
 }
+
+static int run_status(int argc, char **argv)
+{
+	if (parse(&status_command, argc, argv))
+		cli_usage_error("status takes no workloads");
+	return commands_status(&o);
+}
+
+static int run_show(int argc, char **argv)
+{
+	if (parse(&show_command, argc, argv))
+		cli_usage_error("show takes no workloads");
+	return commands_show(&o);
+}
+
+static int run_clean(int argc, char **argv)
+{
+	if (parse(&clean_command, argc, argv))
+		cli_usage_error("clean takes no workloads");
+	return commands_clean(&o);
+}
+
+static int run_merge(int argc, char **argv)
+{
+	parse(&merge_command, argc, argv);
+	return commands_merge(&o);
+}
+
+static const struct cli_subcommand commands[] = {
+	{ "build", "the optimized build with the profile in use, no training", &build_command, run_build },
+	{ "status", "the profile in use, its age, sources changed since", &status_command, run_status },
+	{ "merge", "add instrumented runs made outside pgo-run to the profile", &merge_command, run_merge },
+	{ "show", "the hottest functions of the profile", &show_command, run_show },
+	{ "clean", "remove profiles from the store", &clean_command, run_clean },
+	{ 0 }
+};
+
+static const struct cli_subcommand cycle = { "", "", &cycle_command, run_cycle };
+
+static const struct cli_program program = {
+	.name = "pgo-run",
+	.description =
+		"Without a command: builds the project instrumented, runs every WORKLOAD,\n"
+		"merges and checks the profile, installs it in the store and rebuilds the\n"
+		"project optimized with it.  See pgo-run(1).\n",
+	.commands = commands,
+	.fallback = &cycle,
+	.footer = exit_status,
+};
 
 int main(int argc, char **argv)
 {
-	struct pgo_options o = {
-		.store_path = ".pgo", .gen_dir = ".", .use_dir = ".", .runs = 10, .top = 20,
-	};
-	const char *command = NULL, *value;
-	size_t cap = 0;
-	bool options_done = false;
-	int i, status;
+	int status;
 
 	progname = "pgo-run";
-	if (argc > 1 && is_command(argv[1])) {
-		command = argv[1];
-		argv++;
-		argc--;
-	}
-	for (i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-		struct workload *w;
-
-		if (options_done || arg[0] != '-' || !arg[1]) {
-			if (!options_done)
-				refuse_misplaced_command(arg, command);
-			w = ARRAY_PUSH(o.workloads, o.nworkloads, cap);
-			w->command = arg;
-			w->weight = 1;
-		} else if (!strcmp(arg, "--")) {
-			options_done = true;
-		} else if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-			fputs(usage_text, stdout);
-			stdout_close_or_die();
-			return EXIT_OK;
-		} else if (!strcmp(arg, "--version")) {
-			printf("pgo-run (linkopt) %s\n", LINKOPT_VERSION);
-			stdout_close_or_die();
-			return EXIT_OK;
-		} else if ((value = option_value(argv, argc, &i, "--weight"))) {
-			char *end;
-			double weight = strtod(value, &end);
-
-			if (end == value || *end != ':' || !end[1] || !(weight > 0))
-				usage_error("--weight '%s': needs W:WORKLOAD with W a positive number", value);
-			w = ARRAY_PUSH(o.workloads, o.nworkloads, cap);
-			w->command = end + 1;
-			w->weight = weight;
-		} else if ((value = option_value(argv, argc, &i, "--build"))) {
-			o.build = value;
-		} else if ((value = option_value(argv, argc, &i, "--clean"))) {
-			o.clean = value;
-		} else if ((value = option_value(argv, argc, &i, "--gen-dir"))) {
-			o.gen_dir = value;
-		} else if ((value = option_value(argv, argc, &i, "--use-dir"))) {
-			o.use_dir = value;
-		} else if ((value = option_value(argv, argc, &i, "--store"))) {
-			o.store_path = value;
-		} else if ((value = option_value(argv, argc, &i, "--bench"))) {
-			o.bench = value;
-		} else if ((value = option_value(argv, argc, &i, "--output"))) {
-			o.output = value;
-		} else if ((value = option_value(argv, argc, &i, "--runs"))) {
-			o.runs = positive(value, "--runs");
-		} else if ((value = option_value(argv, argc, &i, "--top"))) {
-			o.top = positive(value, "--top");
-		} else if (!strcmp(arg, "--retrain-if-stale")) {
-			o.retrain_if_stale = true;
-		} else if (!strcmp(arg, "--all")) {
-			o.all = true;
-		} else {
-			usage_error("unknown option '%s'", arg);
-		}
-	}
-	if (!command) {
-		if (!o.nworkloads)
-			usage_error("%s", "no workload given");
-		if (o.bench && !o.output)
-			usage_error("%s", "--bench needs --output FILE, the program it runs");
-		status = cycle_run(&o);
-	} else if (strcmp(command, "merge") != 0 && o.nworkloads) {
-		usage_error("'%s' takes no workloads", command);
-	} else if (!strcmp(command, "build")) {
-		o.no_train = true;
-		if (o.bench && !o.output)
-			usage_error("%s", "--bench needs --output FILE, the program it runs");
-		status = cycle_run(&o);
-	} else if (!strcmp(command, "status")) {
-		status = commands_status(&o);
-	} else if (!strcmp(command, "merge")) {
-		status = commands_merge(&o);
-	} else if (!strcmp(command, "clean")) {
-		status = commands_clean(&o);
-	} else {
-		status = commands_show(&o);
-	}
+	status = cli_dispatch(&program, argc, argv);
 	free(o.workloads);
 	return status;
 }

@@ -25,10 +25,10 @@ done <<'EOF2'
 2||^likely-check: no command given$
 2|bogus|^likely-check: unknown command 'bogus'$
 2|report|^likely-check: report: no data file given$
-2|report --threshold=abc good.data|^likely-check: invalid percentage 'abc'$
-2|report --fail-over=101 good.data|^likely-check: invalid percentage '101'$
-2|report --format=xml good.data|^likely-check: unknown format 'xml' \(text or json\)$
-2|report --frobnicate good.data|^likely-check: unknown option '--frobnicate'$
+2|report --threshold=abc good.data|^likely-check: --threshold: 'abc' is not a percentage
+2|report --fail-over=101 good.data|^likely-check: --fail-over: '101' is not a percentage
+2|report --format=xml good.data|^likely-check: --format: 'xml' is not text or json$
+2|report --frobnicate good.data|^likely-check: unrecognized option '--frobnicate'$
 2|compare good.data|^likely-check: compare: needs two data files
 2|run|^likely-check: run: no command given$
 2|cflags extra|^likely-check: too many arguments$

@@ -1,11 +1,12 @@
 /* link: the model of one GNU ld link that deporder reproduces: the input
    tree (files, groups, flags), the units it loads (objects and archive
    members), shared libraries, and the global symbol table. */
-#ifndef DEPORDER_LINK_H
-#define DEPORDER_LINK_H
+#ifndef DEPORDER_LINKMODEL_H
+#define DEPORDER_LINKMODEL_H
 
 #include "archive.h"
 #include "elfobj.h"
+#include "ordering.h"
 #include "util.h"
 
 enum input_kind {
@@ -222,11 +223,15 @@ void trace_add_data(struct link *link);
    from where .text began, and the 64 KiB fault-around windows of each. */
 void trace_evaluate(struct link *link, uint64_t page_size);
 
-enum emit_format { EMIT_LIST, EMIT_GOLD, EMIT_LLD, EMIT_GNU_LD, EMIT_CALL_GRAPH };
-
 /* The final order: hot sections first, then the dependency order of the
    rest; by_section false gives whole units (section 0).  *count set. */
 struct unit_section *order_compute(struct link *link, bool by_section, size_t *count);
+
+/* The order (count entries, section 0: a whole unit; the first hot of
+   them traced) as the emitters read it, with the call-graph edges of the
+   traces and a copy of provenance.  Free it with ordering_free. */
+struct ordering *order_record(struct link *link, const struct unit_section *order, size_t count, size_t hot,
+			      const char *provenance);
 
 /* Prints the units in dependency order. */
 void order_print(struct link *link, enum output_format format, bool by_section);
@@ -235,7 +240,8 @@ void order_print(struct link *link, enum output_format format, bool by_section);
    or EXIT_INPUT if the name is not part of the link. */
 int order_why(struct link *link, const char *what, bool by_section);
 
-/* The linker program the compiler driver cc runs (cc -print-prog-name=ld). */
+/* The linker program the compiler driver cc runs (cc -print-prog-name=ld);
+   ld, after a warning, when cc fails to say. */
 char *ccdriver_linker(const char *cc);
 
 /* Runs the compiler driver with -### and returns its linker arguments

@@ -1,0 +1,47 @@
+/* ordering: an order of input sections as the emitters (linkscripts/) read
+   it, whoever computed it: per entry what each linker's form names it by,
+   and for the whole order its traced head, its provenance and the call-graph
+   edges of its traces.  Every string is owned by the record. */
+#ifndef LINKOPT_ORDERING_H
+#define LINKOPT_ORDERING_H
+
+#include <stddef.h>
+
+/* One ordered item: an input section of an object file or archive member,
+   or a whole one (section NULL), which only code output sections take. */
+struct ordering_entry {
+	char *unit;             /* path, or archive(member) */
+	char *file;             /* GNU ld's input-section file pattern: path, or archive:member */
+	char *section;          /* input section name, or NULL: the whole unit */
+	char **symbols;         /* lld's and mold's names for it: the functions and data objects it
+				   defines (a whole unit: in code sections), in symbol table order */
+	size_t symbol_count, symbol_capacity;
+};
+
+/* Consecutive first touches of a trace: caller then callee, by symbol. */
+struct ordering_edge {
+	char *caller, *callee;
+	unsigned long weight;   /* how often the pair occurs over all traces */
+};
+
+struct ordering {
+	struct ordering_entry *entries; /* first first */
+	size_t count, capacity;
+	size_t hot;             /* how many leading entries traces touched */
+	char *provenance;       /* one line: what made the order, from what */
+	struct ordering_edge *edges; /* in order of first occurrence */
+	size_t edge_count, edge_capacity;
+};
+
+/* Appends an entry for unit (file: its pattern; section NULL: the whole
+   unit), copying the strings; returns it, to add symbols to. */
+struct ordering_entry *ordering_add(struct ordering *order, const char *unit, const char *file,
+				    const char *section);
+
+/* Appends a copy of name to the entry's symbols. */
+void ordering_add_symbol(struct ordering_entry *entry, const char *name);
+
+/* Frees the record's contents and the record. */
+void ordering_free(struct ordering *order);
+
+#endif

@@ -1,0 +1,95 @@
+/* proc: the toolkit's one way of running another program.  An argument
+   vector (a shell only through proc_shell), stdin, stdout and stderr where
+   the caller asks, and how the child ended always handed back.
+
+   A status, as every function here returns it: the exit status (0 to 255);
+   128 + N when signal N killed the child (the shell's convention, so that a
+   command run through sh reads the same); below 0 when the child could not
+   be started: minus the errno of the call that failed (opening the log,
+   fork, chdir, exec).  Only 0 is success. */
+#ifndef LINKOPT_PROC_H
+#define LINKOPT_PROC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* One environment setting added to (or replacing one of) ours. */
+struct proc_env {
+	const char *name;
+	const char *value;
+};
+
+/* Where a child's stdout or stderr goes. */
+enum proc_stream {
+	PROC_INHERIT,   /* ours */
+	PROC_CAPTURE,   /* into a string of the result */
+	PROC_DISCARD,   /* /dev/null */
+	PROC_LOG,       /* appended to the request's log file */
+	PROC_TO_STDOUT, /* stderr only: where stdout goes, interleaved as written */
+};
+
+/* One command to run.  Fields left zero: here, our environment, and our
+   own stdin, stdout and stderr. */
+struct proc_request {
+	char *const *argv;           /* argv[0] is looked up on PATH */
+	const char *dir;             /* where it runs; NULL: here */
+	const struct proc_env *env;  /* settings added to our environment */
+	size_t nenv;
+	bool stdin_null;             /* stdin from /dev/null rather than ours */
+	enum proc_stream out, err;
+	const char *log;             /* the file PROC_LOG appends to */
+};
+
+/* What became of a command. */
+struct proc_result {
+	int status;                  /* as above */
+	char *out;                   /* PROC_CAPTURE: all of stdout, NUL-terminated; else NULL */
+	char *err;                   /* PROC_CAPTURE: all of stderr; else NULL */
+	double seconds;              /* wall time from start to end */
+};
+
+/* Seconds on a monotonic clock, for step timings. */
+double proc_now(void);
+
+/* Runs request to its end and fills *result; captured output is kept
+   whatever the status (an empty string when the child could not start).
+   Returns result->status.  Prints nothing. */
+int proc_exec(const struct proc_request *request, struct proc_result *result);
+
+/* Frees the captured output of result. */
+void proc_result_free(struct proc_result *result);
+
+/* Runs argv in dir (NULL: here) with env added and our stdin, stdout and
+   stderr appended to log (NULL: ours); returns its status.  *seconds (may
+   be NULL) gets the wall time. */
+int proc_run(char *const argv[], const char *dir, const struct proc_env *env,
+	     size_t nenv, const char *log, double *seconds);
+
+/* proc_run of `sh -c command`: the one way to run a shell. */
+int proc_shell(const char *command, const char *dir, const struct proc_env *env,
+	       size_t nenv, const char *log, double *seconds);
+
+/* Runs argv in dir (NULL: here) with stdin from /dev/null and stderr
+   discarded; returns its whole stdout (a new string), or NULL unless its
+   status is 0. */
+char *proc_capture(char *const argv[], const char *dir);
+
+/* Runs argv with stdin from /dev/null; returns its whole stdout (a new
+   string, whatever its status), *status gets its status and *err (NULL:
+   stderr discarded) all of its stderr, a new string. */
+char *proc_output(char *const argv[], int *status, char **err);
+
+/* Describes a status for a message: "exit status 3", "killed by signal 9
+   (Killed)", "could not start: No such file or directory"; a new string. */
+char *proc_describe(int status);
+
+/* proc_describe of a status, followed in parentheses by the line of the
+   child's stderr err (may be NULL) that best says why: the first with
+   "error:" in it, else the first that is not blank; a new string. */
+char *proc_failure(int status, const char *err);
+
+/* The command argv as one line for messages, words joined by blanks; a new
+   string. */
+char *proc_command_line(char *const argv[]);
+
+#endif

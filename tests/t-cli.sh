@@ -1,0 +1,118 @@
+#!/bin/bash
+# Every program and every subcommand answers --help, -h and --version with
+# exit 0, and refuses an unknown option and a valued option without its
+# value with exit 2, the message first and "Try 'NAME --help'" after it.
+# Each valued option listed in a --help text is then given in both forms,
+# --name VALUE and --name=VALUE: the two runs must behave alike (status,
+# stdout, stderr), and neither may be refused for the option itself; and
+# the program's man page must describe every option its --help lists.
+. "$TESTDIR/lib.sh"
+
+# program path|name as its messages and --help show it|subcommand or empty|
+# its man page
+programs="$TOP/deporder/deporder|deporder||deporder/deporder.1
+$TOP/pagein/pagein|pagein||pagein/pagein.1
+$TOP/pagein/pagein-report|pagein-report||pagein/pagein.1
+$TOP/cygtrace/cygtrace-resolve|cygtrace-resolve||cygtrace/cygtrace.1
+$TOP/likely-check/likely-check|likely-check||likely-check/likely-check.1
+$TOP/likely-check/likely-check|likely-check|cflags|likely-check/likely-check.1
+$TOP/likely-check/likely-check|likely-check|ldflags|likely-check/likely-check.1
+$TOP/likely-check/likely-check|likely-check|run|likely-check/likely-check.1
+$TOP/likely-check/likely-check|likely-check|report|likely-check/likely-check.1
+$TOP/likely-check/likely-check|likely-check|compare|likely-check/likely-check.1
+$TOP/likely-check/likely-check|likely-check|profile|likely-check/likely-check.1
+$TOP/likely-check/likely-check|likely-check|macros|likely-check/likely-check.1
+$TOP/pgo-driver/pgo-run|pgo-run||pgo-driver/pgo-run.1
+$TOP/pgo-driver/pgo-run|pgo-run|build|pgo-driver/pgo-run.1
+$TOP/pgo-driver/pgo-run|pgo-run|status|pgo-driver/pgo-run.1
+$TOP/pgo-driver/pgo-run|pgo-run|show|pgo-driver/pgo-run.1
+$TOP/pgo-driver/pgo-run|pgo-run|clean|pgo-driver/pgo-run.1
+$TOP/pgo-driver/pgo-run|pgo-run|merge|pgo-driver/pgo-run.1"
+
+# A value of each kind the --help texts name, valid for the option.
+sample() {
+	case $1 in
+	SYM) echo main ;;
+	FILE|MAP|TRACE) echo no-such-file ;;
+	UNIT\|SYM) echo main ;;
+	GLOB) echo '*' ;;
+	N) echo 4096 ;;
+	P) echo 50 ;;
+	W) echo 2 ;;
+	DIR) echo . ;;
+	CC) echo gcc ;;
+	FLAGS) echo -DX ;;
+	CMD) echo true ;;
+	W:WORKLOAD) echo 2:true ;;
+	W:DIR) echo 2:. ;;
+	*\|*) echo "${1%%|*}" ;;
+	*) return 1 ;;
+	esac
+}
+
+option_error='unrecognized option|needs a value|takes no value|: '"'"'[^'"'"']*'"'"' is not '
+
+# run NAME ARGS...: runs the program, leaving out, err and status; times,
+# pids and counts (a command that runs a step reports them) become N.
+run() {
+	status=0
+	"$@" > out.raw 2> err.raw < /dev/null || status=$?
+	sed -E 's/[0-9]+(\.[0-9]+)?/N/g' out.raw > out
+	sed -E 's/[0-9]+(\.[0-9]+)?/N/g' err.raw > err
+}
+
+checks=0
+while IFS='|' read -r path name sub manpage; do
+	[[ -x $path ]] || fail "$path is not built (run make)"
+	full=$name${sub:+ $sub}
+	args=(${sub:+"$sub"})
+
+	for help in --help -h; do
+		run "$path" "${args[@]}" "$help"
+		((status == 0)) || fail "$full $help: exit status $status"
+		head -n 1 out | grep -q "^usage: $name " || fail "$full $help: the first line is not 'usage: $name ...': $(head -n 1 out)"
+		[[ -s err ]] && fail "$full $help: wrote on stderr: $(head -n 2 err)"
+		checks=$((checks + 1))
+	done
+	run "$path" "${args[@]}" --version
+	((status == 0)) || fail "$full --version: exit status $status"
+	grep -qx "$name (linkopt) [0-9.]*" out.raw || fail "$full --version: printed '$(head -n 1 out.raw)'"
+
+	run "$path" "${args[@]}" --no-such-option
+	((status == 2)) || fail "$full --no-such-option: exit status $status, not 2"
+	[[ $(head -n 1 err) == "$name: unrecognized option '--no-such-option'" ]] ||
+		fail "$full --no-such-option: the message is '$(head -n 1 err)'"
+	[[ $(sed -n 2p err) == "Try '$full --help' for more information." ]] ||
+		fail "$full --no-such-option: the second line is '$(sed -n 2p err)'"
+	checks=$((checks + 2))
+
+	# The valued options of the --help text: "--name VALUE" or "--name=A|B".
+	run "$path" "${args[@]}" --help
+	grep -oE '^ +(-[a-zA-Z], )?--[a-z][a-z-]*' out | sed -E 's/^ +(-[a-zA-Z], )?//' | while read -r option; do
+		grep -qF -- "$(sed 's/-/\\-/g' <<< "$option")" "$TOP/$manpage" || echo "$option"
+	done > undocumented
+	[[ -s undocumented ]] && fail "$full: options not in the man page $manpage: $(tr '\n' ' ' < undocumented)"
+	grep -oE '^ +(-[a-zA-Z], )?--[a-z][a-z-]*[ =][^ ]+' out | sed -E 's/^ +(-[a-zA-Z], )?//' > valued || true
+	while read -r form; do
+		option=${form%%[ =]*}
+		grep -qF -- "$(sed 's/-/\\-/g' <<< "$option")" "$TOP/$manpage" ||
+			fail "$full $option: not in the man page $manpage"
+		value_name=${form#*[ =]}
+		value=$(sample "$value_name") || fail "$full $option: no sample for value '$value_name' (add one to this test)"
+		run "$path" "${args[@]}" "$option"
+		((status == 2)) || fail "$full $option (no value): exit status $status, not 2"
+		[[ $(head -n 1 err) == "$name: option '$option' needs a value"* ]] ||
+			fail "$full $option (no value): the message is '$(head -n 1 err)'"
+		run "$path" "${args[@]}" "$option" "$value"
+		cp out space.out; cp err space.err; space_status=$status
+		run "$path" "${args[@]}" "$option=$value"
+		((status == space_status)) || fail "$full: '$option $value' exits $space_status, '$option=$value' exits $status"
+		expect_same space.out out "stdout of $full $option=$value (against the space form)"
+		expect_same space.err err "stderr of $full $option=$value (against the space form)"
+		if head -n 1 err | grep -Eq "$option_error"; then
+			fail "$full $option $value: refused for the option: $(head -n 1 err)"
+		fi
+		checks=$((checks + 3))
+	done < valued
+done <<< "$programs"
+echo "$checks checks"
