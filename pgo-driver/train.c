@@ -106,15 +106,16 @@ static char *command_word(const char *command)
 static bool runnable(const char *workload, const char *word)
 {
 	struct stat st;
-	char *argv[] = { "sh", "-c", "command -v -- \"$1\"", "sh", (char *)word, NULL };
-	char *out;
+	char *quoted, *command;
 	bool found;
 
 	if (!strcmp(word, workload) && stat(word, &st) == 0 && S_ISREG(st.st_mode))
 		return true;
-	out = proc_capture(argv, NULL);
-	found = out != NULL;
-	free(out);
+	quoted = shell_quote(word);
+	command = xasprintf("command -v -- %s", quoted);
+	found = proc_shell(command, NULL, NULL, 0, "/dev/null", NULL) == 0;
+	free(quoted);
+	free(command);
 	return found;
 }
 
