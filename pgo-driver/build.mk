@@ -4,6 +4,9 @@ PROGS += pgo-driver/pgo-run
 BIN_PROGS += pgo-driver/pgo-run
 MAN1 += pgo-driver/pgo-run.1
 OBJS += $(PGO_RUN_OBJS)
+# the stages of a cycle and the commands on the store
+PGO_RUN_OBJS += pgo-driver/session.o pgo-driver/report.o pgo-driver/build.o pgo-driver/train.o \
+	pgo-driver/merge.o pgo-driver/bench.o pgo-driver/commands.o pgo-driver/files.o
 
 pgo-driver/pgo-run: $(PGO_RUN_OBJS) lib/util.o lib/cli.o lib/json.o lib/proc.o
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^

@@ -2,6 +2,7 @@
    build, training runs, merge and checks, optimized build, benchmark) and
    keeps the profile store honest. */
 #include "cli.h"
+#include "commands.h"
 #include "cycle.h"
 #include "util.h"
 
@@ -188,27 +189,27 @@ static int run_status(int argc, char **argv)
 {
 	if (parse(&status_command, argc, argv))
 		cli_usage_error("status takes no workloads");
-	return cycle_status(&o);
+	return commands_status(&o);
 }
 
 static int run_show(int argc, char **argv)
 {
 	if (parse(&show_command, argc, argv))
 		cli_usage_error("show takes no workloads");
-	return cycle_show(&o);
+	return commands_show(&o);
 }
 
 static int run_clean(int argc, char **argv)
 {
 	if (parse(&clean_command, argc, argv))
 		cli_usage_error("clean takes no workloads");
-	return cycle_clean(&o);
+	return commands_clean(&o);
 }
 
 static int run_merge(int argc, char **argv)
 {
 	parse(&merge_command, argc, argv);
-	return cycle_merge(&o);
+	return commands_merge(&o);
 }
 
 static const struct cli_subcommand commands[] = {

@@ -17,7 +17,7 @@ struct store {
 };
 
 /* What a profile folder records about how it was made (file "meta"). */
-struct profile_meta {
+struct store_meta {
 	long trained; /* seconds since the epoch */
 	char **workloads;
 	double *weights;
@@ -30,15 +30,18 @@ struct profile_meta {
 	size_t nsources;
 };
 
+/* Every function that can fail returns 0 (or a new string), or -1 (NULL)
+   with *why set to a newly allocated message "path: call failed: reason";
+   none prints. */
+
 /* Opens the store at path for the configuration described; creates the
-   folders when create is set.  False (with a message) when it cannot. */
-bool store_open(struct store *store, const char *path, const char *description, bool create);
+   folders (and records the description) when create is set.  A store that
+   does not exist opens when create is not set: it has no profile.
+   store_close frees what it set, also after a failure. */
+int store_open(struct store *store, const char *path, const char *description, bool create, char **why);
 
 /* Frees what store_open allocated. */
 void store_close(struct store *store);
-
-/* Frees every string and array of meta and zeroes it. */
-void meta_free(struct profile_meta *meta);
 
 /* The path of the profile in use (the symlink), whether or not it exists. */
 char *store_profile_path(const struct store *store);
@@ -47,37 +50,21 @@ char *store_profile_path(const struct store *store);
 bool store_has_profile(const struct store *store);
 
 /* Creates a fresh empty folder for a profile being made; a new string. */
-char *store_new_profile(const struct store *store);
+char *store_new_profile(const struct store *store, char **why);
 
-/* Makes the folder from store_new_profile the profile in use in one rename
-   and removes the one it replaces; false (with a message) on failure. */
-bool store_commit_profile(const struct store *store, const char *folder);
+/* Makes the folder from store_new_profile the profile in use in one rename;
+   *replaced gets the folder of the profile it replaced, for the caller to
+   remove (a new string), or NULL when there was none. */
+int store_commit_profile(const struct store *store, const char *folder, char **replaced, char **why);
 
 /* Writes meta to folder/meta (through a temporary and rename). */
-bool meta_write(const char *folder, const struct profile_meta *meta);
+int store_meta_write(const char *folder, const struct store_meta *meta, char **why);
 
-/* Reads folder/meta; false when missing or unreadable. */
-bool meta_read(const char *folder, struct profile_meta *meta);
+/* Reads folder/meta into meta (zeroed first, so store_meta_free is safe
+   after a failure); fails when it is missing or unreadable. */
+int store_meta_read(const char *folder, struct store_meta *meta, char **why);
 
-/* Relative paths of the regular files under dir whose names end in suffix,
-   sorted; files older than since (seconds since the epoch) are skipped. */
-char **files_list(const char *dir, const char *suffix, long since, size_t *count);
-
-/* Copies a file; false with errno set on failure. */
-bool file_copy(const char *from, const char *to);
-
-/* Removes a file or a folder tree; false with errno set on failure. */
-bool tree_remove(const char *path);
-
-/* Creates dir and its parents; false with errno set on failure. */
-bool dir_create(const char *path);
-
-/* FNV-1a hash of a file's content; false when it cannot be read. */
-bool file_hash(const char *path, uint64_t *hash);
-
-/* The name gcc gives a profile file for a notes file at relative path rel
-   under the -fprofile-prefix-path folder: '/' becomes '#', the suffix goes;
-   a new string. */
-char *profile_name(const char *rel);
+/* Frees every string and array of meta and zeroes it. */
+void store_meta_free(struct store_meta *meta);
 
 #endif

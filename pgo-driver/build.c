@@ -1,0 +1,424 @@
+#include "build.h"
+#include "proc.h"
+#include "files.h"
+#include "report.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char *const build_names[] = {
+	[BUILD_PLAIN] = "plain build",
+	[BUILD_GENERATE] = "instrumented build",
+	[BUILD_USE] = "optimized build",
+};
+
+static const char *const log_names[] = {
+	[BUILD_PLAIN] = "plain-build",
+	[BUILD_GENERATE] = "gen-build",
+	[BUILD_USE] = "use-build",
+};
+
+/* The flags of one build, alone and appended to CFLAGS and LDFLAGS from
+   the environment, and the environment the build commands get. */
+struct flags {
+	char *cflags, *ldflags, *cflags_env, *ldflags_env;
+	struct proc_env env[4];
+	size_t nenv;
+};
+
+static void flags_for(const struct session *s, enum build_kind kind, const char *dir, struct flags *f)
+{
+	char *profile = store_profile_path(&s->store);
+	const char *cflags = getenv("CFLAGS"), *ldflags = getenv("LDFLAGS");
+
+	switch (kind) {
+	case BUILD_PLAIN:
+		f->cflags = xstrdup("");
+		f->ldflags = xstrdup("");
+		break;
+	case BUILD_GENERATE:
+		/* -ftest-coverage only writes the notes files (for the checks and
+		   show); prefer-atomic keeps counters of threaded runs exact; the
+		   prefix path makes profile names relative to the build folder */
+		f->cflags = xasprintf("-fprofile-generate=%s -fprofile-update=prefer-atomic -ftest-coverage "
+				      "-fprofile-prefix-path=%s", s->gen_data, dir);
+		f->ldflags = xasprintf("-fprofile-generate=%s -fprofile-update=prefer-atomic", s->gen_data);
+		break;
+	default:
+		/* a mismatch is counted and reported, not a build failure */
+		f->cflags = xasprintf("-fprofile-use=%s -fprofile-prefix-path=%s -Wno-error=coverage-mismatch",
+				      profile, dir);
+		f->ldflags = xasprintf("-fprofile-use=%s -Wno-error=coverage-mismatch", profile);
+		break;
+	}
+	f->cflags_env = xasprintf("%s%s%s", cflags ? cflags : "", cflags && *f->cflags ? " " : "", f->cflags);
+	f->ldflags_env = xasprintf("%s%s%s", ldflags ? ldflags : "", ldflags && *f->ldflags ? " " : "",
+				   f->ldflags);
+	f->env[0] = (struct proc_env){ "PGO_CFLAGS", f->cflags };
+	f->env[1] = (struct proc_env){ "PGO_LDFLAGS", f->ldflags };
+	f->env[2] = (struct proc_env){ "CFLAGS", f->cflags_env };
+	f->env[3] = (struct proc_env){ "LDFLAGS", f->ldflags_env };
+	/* make gets the flags as variables (mk/pgo.mk appends them); any other
+	   build system reads them from CFLAGS and LDFLAGS in the environment */
+	f->nenv = s->options->build ? 4 : 2;
+	free(profile);
+}
+
+static void flags_free(struct flags *f)
+{
+	free(f->cflags);
+	free(f->ldflags);
+	free(f->cflags_env);
+	free(f->ldflags_env);
+}
+
+/* Prints that the command of a step failed, with the log's tail. */
+static void command_failed(const char *what, int status, const char *log)
+{
+	char *text = proc_describe(status);
+
+	error("%s: %s (log %s)", what, text, log);
+	report_log_tail(log, 15);
+	free(text);
+}
+
+/* Runs the clean command: --clean, or make clean unless --build came
+   alone; false when it fails. */
+static bool clean(struct session *s, const char *name, const char *dir, const struct flags *f,
+		  const char *log, double *seconds)
+{
+	const struct pgo_options *o = s->options;
+	char *argv[] = { "make", "clean", NULL };
+	char *what;
+	int status;
+
+	if (!o->clean && o->build)
+		return true;
+	status = o->clean ? proc_shell(o->clean, dir, f->env, f->nenv, log, seconds)
+			  : proc_run(argv, dir, f->env, f->nenv, log, seconds);
+	s->external += *seconds;
+	if (status == 0)
+		return true;
+	what = xasprintf("%s: the clean command failed", name);
+	command_failed(what, status, log);
+	free(what);
+	return false;
+}
+
+/* Runs --build, or make with the flags as variables; returns its status. */
+static int run_build(const struct session *s, const struct flags *f, const char *dir, const char *log,
+		     double *seconds)
+{
+	char *argv[] = { "make", NULL, NULL, NULL };
+	int status;
+
+	if (s->options->build)
+		return proc_shell(s->options->build, dir, f->env, f->nenv, log, seconds);
+	argv[1] = xasprintf("PGO_CFLAGS=%s", f->cflags);
+	argv[2] = xasprintf("PGO_LDFLAGS=%s", f->ldflags);
+	status = proc_run(argv, dir, f->env, f->nenv, log, seconds);
+	free(argv[1]);
+	free(argv[2]);
+	return status;
+}
+
+bool build_run(struct session *s, enum build_kind kind, const char *dir, long *started)
+{
+	const struct pgo_options *o = s->options;
+	const char *name = build_names[kind];
+	char *log = session_log(s, log_names[kind]), *what;
+	double seconds = 0, clean_seconds = 0;
+	struct flags f;
+	int status;
+	bool ok = false;
+
+	flags_for(s, kind, dir, &f);
+	if (o->build)
+		what = xstrdup(o->build);
+	else
+		what = xasprintf("make PGO_CFLAGS='%s' PGO_LDFLAGS='%s'", f.cflags, f.ldflags);
+	report_step(name, "%s (in %s)", what, dir);
+	if (!clean(s, name, dir, &f, log, &clean_seconds))
+		goto out;
+	*started = time(NULL);
+	status = run_build(s, &f, dir, log, &seconds);
+	s->external += seconds;
+	if (status != 0) {
+		free(what);
+		what = xasprintf("%s failed", name);
+		command_failed(what, status, log);
+		goto out;
+	}
+	report_step(name, "done in %.1f s (clean %.1f s)", seconds, clean_seconds);
+	ok = true;
+out:
+	free(what);
+	free(log);
+	flags_free(&f);
+	return ok;
+}
+
+/* Warnings of the optimized build, per kind and per source. */
+struct build_warnings {
+	size_t mismatch, missing, missing_unexpected;
+	struct strmap per_source; /* source -> counts (struct source_count) */
+	char **missing_names;     /* profile file names gcc looked for and did not find */
+	size_t nmissing_names, cap_missing_names;
+};
+
+struct source_count {
+	size_t mismatch, missing;
+};
+
+/* The text between the first pair of quotes (ASCII or UTF-8) after p. */
+static char *quoted(const char *p)
+{
+	static const char *const open[] = { "'", "\xe2\x80\x98", "`" };
+	static const char *const close[] = { "'", "\xe2\x80\x99", "'" };
+	size_t k;
+
+	for (k = 0; k < 3; k++) {
+		const char *a = strstr(p, open[k]), *b;
+
+		if (!a)
+			continue;
+		a += strlen(open[k]);
+		b = strstr(a, close[k]);
+		if (b)
+			return xstrndup(a, b - a);
+	}
+	return NULL;
+}
+
+static bool name_in(char **list, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(list[i], name))
+			return true;
+	return false;
+}
+
+/* Counts a missing-profile warning whose text starts at text: gcc names the
+   profile file it looked for, or a function the training never saw. */
+static void count_missing(struct build_warnings *w, const char *text, const struct store_meta *meta)
+{
+	char *path = quoted(text), *base, *name;
+	size_t i;
+	bool expected = false;
+
+	/* "profile for function 'f' not found": the sources changed */
+	if (!path || strlen(path) < 5 || strcmp(path + strlen(path) - 5, ".gcda") != 0) {
+		w->missing_unexpected++;
+		free(path);
+		return;
+	}
+	base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	name = xstrdup(base);
+	free(path);
+	if (strlen(name) > 5 && !strcmp(name + strlen(name) - 5, ".gcda"))
+		name[strlen(name) - 5] = '\0';
+	/* an object known to have run no code has no data by design */
+	for (i = 0; i < meta->nobjects; i++)
+		if (!meta->has_data[i] && !strcmp(meta->objects[i], name))
+			expected = true;
+	if (!expected)
+		w->missing_unexpected++;
+	if (!name_in(w->missing_names, w->nmissing_names, name))
+		*ARRAY_PUSH(w->missing_names, w->nmissing_names, w->cap_missing_names) = name;
+	else
+		free(name);
+}
+
+static void parse_warnings(const char *log, const struct store_meta *meta, struct build_warnings *w)
+{
+	FILE *f = fopen(log, "r");
+	char *line = NULL;
+	size_t cap = 0;
+
+	memset(w, 0, sizeof(*w));
+	if (!f)
+		return;
+	while (getline(&line, &cap, f) > 0) {
+		bool mismatch = strstr(line, "coverage-mismatch]") != NULL;
+		bool missing = strstr(line, "[-Wmissing-profile]") != NULL;
+		struct source_count **slot;
+		char *colon, *source;
+
+		if (!mismatch && !missing)
+			continue;
+		colon = strchr(line, ':');
+		source = colon ? xstrndup(line, colon - line) : xstrdup("?");
+		slot = (struct source_count **)strmap_slot(&w->per_source, source);
+		if (!*slot)
+			*slot = xcalloc(1, sizeof(**slot));
+		else
+			free(source);
+		if (mismatch) {
+			w->mismatch++;
+			(*slot)->mismatch++;
+		} else {
+			w->missing++;
+			(*slot)->missing++;
+			count_missing(w, colon ? colon : line, meta);
+		}
+	}
+	free(line);
+	fclose(f);
+}
+
+static void free_warnings(struct build_warnings *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->per_source.capacity; i++) {
+		if (w->per_source.slots[i].key) {
+			free((char *)w->per_source.slots[i].key);
+			free(w->per_source.slots[i].value);
+		}
+	}
+	strmap_free(&w->per_source);
+	for (i = 0; i < w->nmissing_names; i++)
+		free(w->missing_names[i]);
+	free(w->missing_names);
+	memset(w, 0, sizeof(*w));
+}
+
+/* Length of the longest tail of a and b, each taken whole or after a '-'
+   in its last path component, that the two share; 0 when none.  Compilers
+   name the profile of a one-step compile and link "OUTPUT-SOURCE". */
+static size_t name_match(const char *a, const char *b)
+{
+	const char *ha = strrchr(a, '#') ? strrchr(a, '#') + 1 : a;
+	const char *hb = strrchr(b, '#') ? strrchr(b, '#') + 1 : b;
+	const char *p, *q;
+
+	if (ha - a != hb - b || strncmp(a, b, ha - a) != 0)
+		return 0;
+	for (p = ha; p; p = strchr(p, '-') ? strchr(p, '-') + 1 : NULL)
+		for (q = hb; q; q = strchr(q, '-') ? strchr(q, '-') + 1 : NULL)
+			if (!strcmp(p, q))
+				return strlen(p);
+	return 0;
+}
+
+/* The object of meta with data whose name matches want best; how many
+   match that well goes to *count. */
+static size_t best_match(const struct store_meta *meta, const char *want, size_t *count)
+{
+	size_t j, best = 0, pick = 0;
+
+	*count = 0;
+	for (j = 0; j < meta->nobjects; j++) {
+		size_t m;
+
+		if (!meta->has_data[j] || !strcmp(meta->objects[j], want))
+			continue;
+		m = name_match(meta->objects[j], want);
+		if (m > best) {
+			best = m;
+			*count = 1;
+			pick = j;
+		} else if (m && m == best) {
+			(*count)++;
+		}
+	}
+	return pick;
+}
+
+/* For each profile file the optimized build looked for and did not find,
+   copies the one profile file named after another output of the same
+   source; returns how many it copied. */
+static size_t link_output_names(struct session *s, const struct store_meta *meta,
+				const struct build_warnings *w)
+{
+	char *profile = store_profile_path(&s->store);
+	size_t i, linked = 0;
+
+	for (i = 0; i < w->nmissing_names; i++) {
+		const char *want = w->missing_names[i];
+		size_t count, pick = best_match(meta, want, &count);
+
+		if (count == 1) {
+			char *from = xasprintf("%s/%s.gcda", profile, meta->objects[pick]);
+			char *to = xasprintf("%s/%s.gcda", profile, want), *why;
+
+			warn("output names differ between the builds: the instrumented build wrote '%s.gcda', "
+			     "the optimized build reads '%s.gcda'; using the first for the second",
+			     meta->objects[pick], want);
+			if (files_copy(from, to, &why) < 0) {
+				error("%s", why);
+				free(why);
+			} else {
+				linked++;
+			}
+			free(from);
+			free(to);
+		} else if (count > 1) {
+			warn("output names differ between the builds: '%s.gcda' matches several profile files",
+			     want);
+		}
+	}
+	free(profile);
+	return linked;
+}
+
+static void print_warnings(const struct build_warnings *w)
+{
+	size_t i;
+
+	report_step("optimized build", "%zu coverage-mismatch warning%s, %zu missing-profile warning%s "
+		    "(%zu for objects with no data by design)", w->mismatch, w->mismatch == 1 ? "" : "s",
+		    w->missing, w->missing == 1 ? "" : "s", w->missing - w->missing_unexpected);
+	for (i = 0; i < w->per_source.capacity; i++) {
+		const struct strmap_slot *slot = &w->per_source.slots[i];
+		const struct source_count *n = slot->value;
+
+		if (slot->key)
+			printf("    %s: %zu coverage-mismatch, %zu missing-profile\n", slot->key, n->mismatch,
+			       n->missing);
+	}
+}
+
+int build_optimized(struct session *s)
+{
+	char *profile = store_profile_path(&s->store), *log = xasprintf("%s/use-build.log", s->logs), *why;
+	struct store_meta meta;
+	struct build_warnings w;
+	long started;
+	int status = 1;
+
+	if (store_meta_read(profile, &meta, &why) < 0) {
+		error("%s: no profile to build with", profile);
+		free(why);
+		goto out;
+	}
+	if (!build_run(s, BUILD_USE, s->use_dir, &started))
+		goto out;
+	parse_warnings(log, &meta, &w);
+	if (w.nmissing_names && link_output_names(s, &meta, &w)) {
+		free_warnings(&w);
+		if (!build_run(s, BUILD_USE, s->use_dir, &started))
+			goto out;
+		parse_warnings(log, &meta, &w);
+	}
+	print_warnings(&w);
+	if (w.mismatch)
+		error("the profile does not match the sources in %zu place%s: sources changed since "
+		      "training (see 'pgo-run status'), or the builds differ; log %s", w.mismatch,
+		      w.mismatch == 1 ? "" : "s", log);
+	if (w.missing_unexpected)
+		error("%zu object%s found no profile data although the instrumented build made them "
+		      "(log %s)", w.missing_unexpected, w.missing_unexpected == 1 ? "" : "s", log);
+	status = w.mismatch || w.missing_unexpected;
+	free_warnings(&w);
+out:
+	store_meta_free(&meta);
+	free(profile);
+	free(log);
+	return status;
+}

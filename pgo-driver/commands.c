@@ -1,0 +1,413 @@
+#include "commands.h"
+#include "files.h"
+#include "json.h"
+#include "merge.h"
+#include "proc.h"
+#include "report.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Prints the lines of the description of the configuration, indented. */
+static void print_description(const char *description)
+{
+	const char *p;
+
+	for (p = description; *p;) {
+		const char *nl = strchr(p, '\n');
+		int len = nl ? (int)(nl - p) : (int)strlen(p);
+
+		printf("  %.*s\n", len, p);
+		p += len + (nl != NULL);
+	}
+}
+
+int commands_status(const struct pgo_options *o)
+{
+	struct session s;
+	struct store_meta meta;
+	char *profile, *why, when[64];
+	size_t i, changed = 1, without = 0;
+	time_t trained;
+
+	if (!session_open(&s, o, false)) {
+		session_close(&s);
+		return 1;
+	}
+	profile = store_profile_path(&s.store);
+	printf("store: %s\nconfiguration: %s\n", s.store.root, s.store.key);
+	print_description(s.store.description);
+	if (store_meta_read(profile, &meta, &why) < 0) {
+		free(why);
+		printf("profile: none\n");
+		goto out;
+	}
+	trained = meta.trained;
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", gmtime(&trained));
+	printf("profile: %s\ntrained: %s (%s ago)\n", profile, when, report_age(time(NULL) - trained));
+	for (i = 0; i < meta.nworkloads; i++)
+		printf("workload: weight %g: %s\n", meta.weights[i], meta.workloads[i]);
+	for (i = 0; i < meta.nobjects; i++)
+		without += !meta.has_data[i];
+	printf("objects: %zu with data, %zu without\n", meta.nobjects - without, without);
+	report_no_data(&meta);
+	printf("sources: %zu recorded\n", meta.nsources);
+	changed = report_stale_sources(&meta);
+	printf("stale: %s\n", changed ? "yes" : "no");
+out:
+	store_meta_free(&meta);
+	free(profile);
+	session_close(&s);
+	stdout_close_or_die();
+	return changed ? 1 : 0;
+}
+
+/* True when dir holds at least one profile file; false with a message. */
+static bool has_profile_files(const char *dir)
+{
+	char **files, *why;
+	size_t n;
+
+	if (files_list(dir, ".gcda", 0, &files, &n, &why) < 0) {
+		error("%s", why);
+		free(why);
+		return false;
+	}
+	files_free_list(files, n);
+	if (n == 0)
+		error("%s: no profile data to merge", dir);
+	return n > 0;
+}
+
+/* Sets *dirs to the profile folders to merge, the profile in use first,
+   and *weights to theirs: the folders given as workloads, or the gen
+   folder; *n gets their number.  False (with a message) when one of them
+   holds no profile data. */
+static bool merge_folders(const struct session *s, const char *profile, char ***dirs, double **weights,
+			  size_t *n)
+{
+	const struct pgo_options *o = s->options;
+	size_t i;
+
+	*n = 1 + (o->nworkloads ? o->nworkloads : 1);
+	*dirs = xcalloc(*n, sizeof(**dirs));
+	*weights = xcalloc(*n, sizeof(**weights));
+	(*dirs)[0] = xstrdup(profile);
+	(*weights)[0] = 1;
+	for (i = 1; i < *n; i++) {
+		(*dirs)[i] = xstrdup(o->nworkloads ? o->workloads[i - 1].command : s->gen_data);
+		(*weights)[i] = o->nworkloads ? o->workloads[i - 1].weight : 1;
+		if (!has_profile_files((*dirs)[i]))
+			return false;
+	}
+	return true;
+}
+
+/* Completes fresh (objects from merge_describe) from meta, the profile
+   merged into: its training time and sources, since staleness is judged
+   against the sources as they were at training, and its workloads followed
+   by the folders merged (dirs[1] on). */
+static void merged_meta(struct store_meta *meta, struct store_meta *fresh, char **dirs,
+			const double *weights, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < fresh->nsources; i++)
+		free(fresh->sources[i]);
+	free(fresh->sources);
+	free(fresh->hashes);
+	fresh->sources = meta->sources;
+	fresh->hashes = meta->hashes;
+	fresh->nsources = meta->nsources;
+	meta->sources = NULL;
+	meta->hashes = NULL;
+	meta->nsources = 0;
+	fresh->trained = meta->trained;
+	fresh->nworkloads = meta->nworkloads + n - 1;
+	fresh->workloads = xcalloc(fresh->nworkloads, sizeof(char *));
+	fresh->weights = xcalloc(fresh->nworkloads, sizeof(double));
+	for (i = 0; i < meta->nworkloads; i++) {
+		fresh->workloads[i] = xstrdup(meta->workloads[i]);
+		fresh->weights[i] = meta->weights[i];
+	}
+	for (i = 1; i < n; i++) {
+		fresh->workloads[meta->nworkloads + i - 1] = xasprintf("merged from %s", dirs[i]);
+		fresh->weights[meta->nworkloads + i - 1] = weights[i];
+	}
+}
+
+/* Merges the n folders dirs (the first the profile in use, with meta)
+   into the new profile folder and installs it; false (with a message) when
+   it cannot. */
+static bool merge_into(struct session *s, struct store_meta *meta, char **dirs, const double *weights,
+		       size_t n, const char *folder)
+{
+	char *scratch = xasprintf("%s/scratch", folder), *log = session_log(s, "merge"), *why = NULL;
+	struct store_meta fresh = { 0 };
+	bool ok = false;
+
+	if (files_make_dir(scratch, &why) < 0) {
+		error("%s", why);
+		goto out;
+	}
+	if (!merge_weighted(dirs, weights, n, folder, scratch, log))
+		goto out;
+	if (files_remove(scratch, &why) < 0)
+		warn("%s", why);
+	merge_copy_notes(dirs[0], folder);
+	if (!merge_describe(folder, &fresh))
+		goto out;
+	merged_meta(meta, &fresh, dirs, weights, n);
+	report_objects("merge", &fresh);
+	ok = merge_commit(s, folder, &fresh);
+out:
+	free(why);
+	free(scratch);
+	free(log);
+	store_meta_free(&fresh);
+	return ok;
+}
+
+int commands_merge(const struct pgo_options *o)
+{
+	struct session s;
+	struct store_meta meta = { 0 };
+	char *profile = NULL, *folder = NULL, **dirs = NULL, *why = NULL;
+	double *weights = NULL;
+	size_t n = 0, i;
+	int status = 1;
+
+	if (!session_open(&s, o, true))
+		goto out;
+	profile = store_profile_path(&s.store);
+	if (store_meta_read(profile, &meta, &why) < 0) {
+		error("%s: no profile to merge into: run pgo-run WORKLOAD first", profile);
+		goto out;
+	}
+	if (!merge_folders(&s, profile, &dirs, &weights, &n))
+		goto out;
+	folder = store_new_profile(&s.store, &why);
+	if (!folder)
+		fatal("%s", why);
+	if (!merge_into(&s, &meta, dirs, weights, n, folder))
+		goto out;
+	report_step("merge", "merged %zu folder%s into the profile in use", n - 1, n == 2 ? "" : "s");
+	status = 0;
+	/* the data is in the profile now: merging it again would count it twice */
+	if (!o->nworkloads && (files_remove(s.gen_data, &why) < 0 || files_make_dir(s.gen_data, &why) < 0))
+		warn("%s: cannot empty: %s", s.gen_data, why);
+out:
+	free(why);
+	why = NULL;
+	if (status && folder && files_remove(folder, &why) < 0)
+		warn("%s", why);
+	free(why);
+	for (i = 0; i < n; i++)
+		free(dirs[i]);
+	free(dirs);
+	free(weights);
+	free(folder);
+	free(profile);
+	store_meta_free(&meta);
+	session_close(&s);
+	stdout_close_or_die();
+	return status;
+}
+
+static bool is_key(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name[i]; i++)
+		if (!strchr("0123456789abcdef", name[i]))
+			return false;
+	return i == 16;
+}
+
+/* A store holds nothing but configuration folders: true when root does;
+   false (with a message) when it holds anything else or cannot be read. */
+static bool is_store(const char *root)
+{
+	DIR *dir = opendir(root);
+	struct dirent *e;
+	bool ok = true;
+
+	if (!dir) {
+		error("%s: opendir failed: %s", root, strerror(errno));
+		return false;
+	}
+	while (ok && (e = readdir(dir))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || is_key(e->d_name))
+			continue;
+		error("%s: not a pgo-run store (it holds '%s'): not removing it", root, e->d_name);
+		ok = false;
+	}
+	closedir(dir);
+	return ok;
+}
+
+int commands_clean(const struct pgo_options *o)
+{
+	struct session s;
+	const char *target;
+	char *why;
+	int status = 1;
+
+	if (!session_open(&s, o, false))
+		goto out;
+	status = 0;
+	if (access(s.store.root, F_OK) < 0)
+		goto out;
+	status = 1;
+	/* refuse to delete a folder that is not a store (--store .) */
+	if (!is_store(s.store.root))
+		goto out;
+	target = o->all ? s.store.root : s.store.config;
+	if (files_remove(target, &why) < 0) {
+		error("%s", why);
+		free(why);
+		goto out;
+	}
+	printf("removed %s\n", target);
+	status = 0;
+out:
+	session_close(&s);
+	stdout_close_or_die();
+	return status;
+}
+
+struct hot_function {
+	char *name, *file;
+	long line;
+	unsigned long long count;
+};
+
+struct hot_list {
+	struct hot_function *items;
+	size_t count, cap;
+};
+
+static int compare_hot(const void *a, const void *b)
+{
+	const struct hot_function *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+/* Adds the functions gcov's JSON output lists to hot. */
+static void read_functions(const char *out, struct hot_list *hot)
+{
+	const char *why;
+	struct json *root = json_parse(out, &why);
+	const struct json *files = json_get(root, "files");
+	size_t i, k;
+
+	if (!root) {
+		warn("gcov --json-format: cannot read its output: %s", why);
+		return;
+	}
+	for (i = 0; files && files->type == JSON_ARRAY && i < files->count; i++) {
+		const struct json *file = files->items[i], *functions = json_get(file, "functions");
+		const char *file_name = json_get_string(file, "file", "?");
+
+		for (k = 0; functions && functions->type == JSON_ARRAY && k < functions->count; k++) {
+			const struct json *f = functions->items[k];
+			const char *name = json_get_string(f, "demangled_name", json_get_string(f, "name", NULL));
+			const struct json *count = json_get(f, "execution_count");
+			struct hot_function *h;
+
+			if (!name || !count || count->type != JSON_NUMBER)
+				continue;
+			h = ARRAY_PUSH(hot->items, hot->count, hot->cap);
+			h->name = xstrdup(name);
+			h->file = xstrdup(file_name);
+			h->count = (unsigned long long)count->number;
+			h->line = (long)json_get_number(f, "start_line", 0);
+		}
+	}
+	json_free(root);
+}
+
+/* Adds the functions of object i of the profile to hot, through gcov in
+   the scratch folder tmp. */
+static void object_functions(const char *profile, const struct store_meta *meta, size_t i, const char *tmp,
+			     struct hot_list *hot)
+{
+	/* gcov wants the notes and the data side by side under one name */
+	char *gcno = xasprintf("%s/notes/%s.gcno", profile, meta->objects[i]);
+	char *gcda = xasprintf("%s/%s.gcda", profile, meta->objects[i]);
+	char *a = xasprintf("%s/o%zu.gcno", tmp, i), *b = xasprintf("%s/o%zu.gcda", tmp, i), *why;
+	char *argv[] = { "gcov", "--json-format", "--stdout", a, NULL };
+	char *out;
+
+	if (files_copy(gcno, a, &why) < 0 || files_copy(gcda, b, &why) < 0) {
+		warn("%s", why);
+		free(why);
+	} else {
+		out = proc_capture(argv, tmp);
+		if (out)
+			read_functions(out, hot);
+		else
+			warn("%s: gcov failed", gcno);
+		free(out);
+	}
+	free(gcno);
+	free(gcda);
+	free(a);
+	free(b);
+}
+
+int commands_show(const struct pgo_options *o)
+{
+	struct session s;
+	struct store_meta meta = { 0 };
+	struct hot_list hot = { 0 };
+	size_t i;
+	char *profile = NULL, *tmp, *why = NULL;
+	const char *tmpdir = getenv("TMPDIR");
+	int status = 1;
+
+	tmp = xasprintf("%s/pgo-show.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	if (!session_open(&s, o, false))
+		goto out;
+	profile = store_profile_path(&s.store);
+	if (store_meta_read(profile, &meta, &why) < 0) {
+		error("%s: no profile", profile);
+		goto out;
+	}
+	if (!mkdtemp(tmp))
+		fatal("%s: mkdtemp failed: %s", tmp, strerror(errno));
+	for (i = 0; i < meta.nobjects; i++)
+		if (meta.has_data[i])
+			object_functions(profile, &meta, i, tmp, &hot);
+	if (files_remove(tmp, &why) < 0)
+		warn("%s", why);
+	if (hot.count)
+		qsort(hot.items, hot.count, sizeof(*hot.items), compare_hot);
+	printf("%14s  %s\n", "calls", "function (source:line)");
+	for (i = 0; i < hot.count && (int)i < o->top; i++)
+		printf("%14llu  %s (%s:%ld)\n", hot.items[i].count, hot.items[i].name, hot.items[i].file,
+		       hot.items[i].line);
+	status = hot.count ? 0 : 1;
+out:
+	for (i = 0; i < hot.count; i++) {
+		free(hot.items[i].name);
+		free(hot.items[i].file);
+	}
+	free(hot.items);
+	free(why);
+	free(tmp);
+	free(profile);
+	store_meta_free(&meta);
+	session_close(&s);
+	stdout_close_or_die();
+	return status;
+}

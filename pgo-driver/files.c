@@ -1,0 +1,206 @@
+#include "files.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Sets *why (when asked for) from errno and returns -1. */
+static int failed(char **why, const char *path, const char *call)
+{
+	if (why)
+		*why = xasprintf("%s: %s failed: %s", path, call, strerror(errno));
+	return -1;
+}
+
+int files_make_dir(const char *path, char **why)
+{
+	char *copy = xstrdup(path), *p;
+
+	for (p = copy + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(copy, 0777) < 0 && errno != EEXIST) {
+			failed(why, copy, "mkdir");
+			free(copy);
+			return -1;
+		}
+		*p = '/';
+	}
+	free(copy);
+	if (mkdir(path, 0777) < 0 && errno != EEXIST)
+		return failed(why, path, "mkdir");
+	return 0;
+}
+
+static int compare_strings(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+struct listing {
+	const char *dir, *suffix;
+	long since;
+	char **list;
+	size_t count, cap;
+};
+
+/* Adds the files of the folder rel (NULL: the top) to l; false when the
+   folder cannot be opened. */
+static bool list_into(struct listing *l, const char *rel)
+{
+	char *path = rel ? xasprintf("%s/%s", l->dir, rel) : xstrdup(l->dir);
+	DIR *d = opendir(path);
+	struct dirent *e;
+	size_t slen = strlen(l->suffix);
+	int saved = errno;
+
+	free(path);
+	if (!d) {
+		errno = saved;
+		return false;
+	}
+	while ((e = readdir(d))) {
+		char *sub, *full;
+		struct stat st;
+		size_t len = strlen(e->d_name);
+		bool found;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		sub = rel ? xasprintf("%s/%s", rel, e->d_name) : xstrdup(e->d_name);
+		full = xasprintf("%s/%s", l->dir, sub);
+		/* an entry gone since readdir is not listed */
+		found = lstat(full, &st) == 0;
+		if (found && S_ISDIR(st.st_mode) && e->d_name[0] != '.') {
+			list_into(l, sub);
+		} else if (found && S_ISREG(st.st_mode) && len >= slen &&
+			   !strcmp(e->d_name + len - slen, l->suffix) && st.st_mtime >= l->since) {
+			*ARRAY_PUSH(l->list, l->count, l->cap) = sub;
+			sub = NULL;
+		}
+		free(sub);
+		free(full);
+	}
+	closedir(d);
+	return true;
+}
+
+int files_list(const char *dir, const char *suffix, long since, char ***list, size_t *count, char **why)
+{
+	struct listing l = { .dir = dir, .suffix = suffix, .since = since };
+
+	*list = NULL;
+	*count = 0;
+	if (!list_into(&l, NULL)) {
+		if (errno == ENOENT)
+			return 0;
+		return failed(why, dir, "opendir");
+	}
+	if (l.count)
+		qsort(l.list, l.count, sizeof(*l.list), compare_strings);
+	*list = l.list;
+	*count = l.count;
+	return 0;
+}
+
+void files_free_list(char **list, size_t count)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++)
+		free(list[i]);
+	free(list);
+}
+
+int files_copy(const char *from, const char *to, char **why)
+{
+	char buf[65536];
+	int in = open(from, O_RDONLY | O_CLOEXEC), out, status = 0;
+	ssize_t n;
+
+	if (in < 0)
+		return failed(why, from, "open");
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0) {
+		status = failed(why, to, "open");
+		close(in);
+		return status;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0) {
+		if (write(out, buf, n) != n) {
+			if (errno == 0)
+				errno = ENOSPC;
+			status = failed(why, to, "write");
+			break;
+		}
+	}
+	if (n < 0)
+		status = failed(why, from, "read");
+	close(in);
+	if (close(out) < 0 && status == 0)
+		status = failed(why, to, "close");
+	return status;
+}
+
+int files_remove(const char *path, char **why)
+{
+	struct stat st;
+	DIR *d;
+	struct dirent *e;
+	int status = 0;
+
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? 0 : failed(why, path, "lstat");
+	if (!S_ISDIR(st.st_mode))
+		return unlink(path) == 0 ? 0 : failed(why, path, "unlink");
+	d = opendir(path);
+	if (!d)
+		return failed(why, path, "opendir");
+	/* remove all that can be removed; the reason is the first failure's */
+	while ((e = readdir(d))) {
+		char *sub;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		sub = xasprintf("%s/%s", path, e->d_name);
+		if (files_remove(sub, status ? NULL : why) < 0)
+			status = -1;
+		free(sub);
+	}
+	closedir(d);
+	if (rmdir(path) < 0 && status == 0)
+		status = failed(why, path, "rmdir");
+	return status;
+}
+
+int files_hash(const char *path, uint64_t *hash, char **why)
+{
+	unsigned char buf[65536];
+	uint64_t h = 0xcbf29ce484222325ULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n, i;
+
+	if (fd < 0)
+		return failed(why, path, "open");
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		for (i = 0; i < n; i++) {
+			h ^= buf[i];
+			h *= 0x100000001b3ULL;
+		}
+	}
+	if (n < 0) {
+		failed(why, path, "read");
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	*hash = h;
+	return 0;
+}

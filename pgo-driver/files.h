@@ -1,0 +1,34 @@
+/* files: the folder and file operations pgo-run's store and stages share.
+   Each returns 0, or -1 with *why (when why is not NULL) set to a newly
+   allocated message "path: call failed: reason". */
+#ifndef PGO_FILES_H
+#define PGO_FILES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Creates the folder path and its parents; an existing folder is fine. */
+int files_make_dir(const char *path, char **why);
+
+/* Sets *list to the relative paths of the regular files under dir whose
+   names end in suffix, sorted, and *count to their number; files older
+   than since (seconds since the epoch) and folders whose names start with
+   '.' (the store lives in the project folder) are left out.  A dir that
+   does not exist holds no files; a folder below dir that cannot be read
+   is skipped. */
+int files_list(const char *dir, const char *suffix, long since, char ***list, size_t *count, char **why);
+
+/* Frees a list from files_list. */
+void files_free_list(char **list, size_t count);
+
+/* Copies the file from to the file to, replacing it. */
+int files_copy(const char *from, const char *to, char **why);
+
+/* Removes a file or a whole folder tree; a path that does not exist is
+   fine. */
+int files_remove(const char *path, char **why);
+
+/* Sets *hash to the FNV-1a hash of the file's content. */
+int files_hash(const char *path, uint64_t *hash, char **why);
+
+#endif

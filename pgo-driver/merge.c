@@ -1,0 +1,307 @@
+#include "merge.h"
+#include "files.h"
+#include "proc.h"
+#include "report.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Copies the profile files of from into the existing folder to. */
+static bool copy_profile(const char *from, const char *to)
+{
+	char **files, *why = NULL;
+	size_t n, i;
+	bool ok = files_list(from, ".gcda", 0, &files, &n, &why) == 0;
+
+	for (i = 0; i < n && ok; i++) {
+		char *src = xasprintf("%s/%s", from, files[i]);
+		char *dst = xasprintf("%s/%s", to, files[i]);
+
+		ok = files_copy(src, dst, &why) == 0;
+		free(src);
+		free(dst);
+	}
+	if (!ok)
+		error("%s", why);
+	free(why);
+	files_free_list(files, n);
+	return ok;
+}
+
+/* gcov-tool merges two folders at a time, so N folders take N-1 chained
+   merges, each carrying the sum so far with weight 1. */
+bool merge_weighted(char **dirs, const double *weights, size_t n, const char *out, const char *scratch,
+		    const char *log)
+{
+	char *previous = NULL;
+	size_t i;
+	bool ok = true;
+
+	if (n == 1)
+		return copy_profile(dirs[0], out);
+	for (i = 1; i < n && ok; i++) {
+		char *target = i + 1 == n ? xstrdup(out) : xasprintf("%s/merge-%zu", scratch, i);
+		char *w = xasprintf("%g,%g", i == 1 ? weights[0] : 1.0, weights[i]);
+		char *argv[] = { "gcov-tool", "merge", "-w", w, "-o", target,
+				 (char *)(previous ? previous : dirs[0]), dirs[i], NULL };
+		int status = proc_run(argv, NULL, NULL, 0, log, NULL);
+
+		if (status != 0) {
+			char *text = proc_describe(status);
+
+			error("gcov-tool merge -w %s %s %s failed: %s (log %s)", w, argv[6], dirs[i], text, log);
+			report_log_tail(log, 10);
+			free(text);
+			ok = false;
+		}
+		free(w);
+		free(previous);
+		previous = target;
+	}
+	free(previous);
+	return ok;
+}
+
+/* The name gcc gives the profile file of the notes file at the relative
+   path rel under the -fprofile-prefix-path folder: '/' becomes '#', the
+   suffix goes; a new string. */
+static char *profile_name(const char *rel)
+{
+	char *name = xstrdup(rel), *p, *dot = strrchr(name, '.');
+
+	if (dot && !strchr(dot, '/'))
+		*dot = '\0';
+	for (p = name; *p; p++)
+		if (*p == '/')
+			*p = '#';
+	return name;
+}
+
+/* Copies the notes files (relative to the gen folder) into the notes
+   folder of the profile folder, named as their profile files are; dies
+   when it cannot. */
+static void copy_new_notes(const struct session *s, char **notes, size_t n, const char *folder)
+{
+	char *notes_dir = xasprintf("%s/notes", folder), *why;
+	size_t i;
+
+	if (files_make_dir(notes_dir, &why) < 0)
+		fatal("%s", why);
+	for (i = 0; i < n; i++) {
+		char *src = xasprintf("%s/%s", s->gen_dir, notes[i]);
+		char *name = profile_name(notes[i]);
+		char *dst = xasprintf("%s/%s.gcno", notes_dir, name);
+
+		if (files_copy(src, dst, &why) < 0)
+			fatal("%s", why);
+		free(src);
+		free(name);
+		free(dst);
+	}
+	free(notes_dir);
+}
+
+void merge_copy_notes(const char *from_profile, const char *to_profile)
+{
+	char *from = xasprintf("%s/notes", from_profile), *to = xasprintf("%s/notes", to_profile);
+	char **notes, *why;
+	size_t n, i;
+
+	if (files_list(from, ".gcno", 0, &notes, &n, &why) < 0 || files_make_dir(to, &why) < 0)
+		fatal("%s", why);
+	for (i = 0; i < n; i++) {
+		char *a = xasprintf("%s/%s", from, notes[i]), *b = xasprintf("%s/%s", to, notes[i]);
+
+		if (files_copy(a, b, &why) < 0)
+			fatal("%s", why);
+		free(a);
+		free(b);
+	}
+	files_free_list(notes, n);
+	free(from);
+	free(to);
+}
+
+/* The sources behind a notes file, as gcov-dump lists them (FUNCTION
+   records name the file each function comes from); absolute paths added
+   to map and list. */
+static void notes_sources(const char *notes, struct strmap *seen, char ***list, size_t *n, size_t *cap)
+{
+	char *argv[] = { "gcov-dump", (char *)notes, NULL };
+	char *out = proc_capture(argv, NULL), *line, *save = NULL, *cwd = NULL;
+
+	if (!out) {
+		warn("%s: gcov-dump failed: cannot record the sources for the stale check", notes);
+		return;
+	}
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *p = strstr(line, ":cwd: "), *q, *file, *path;
+		void **slot;
+
+		if (p) {
+			free(cwd);
+			cwd = xstrdup(p + 6);
+			continue;
+		}
+		if (!strstr(line, "FUNCTION ") || !(p = strchr(line, '`')) || !(p = strstr(p, "' ")))
+			continue;
+		file = p + 2;
+		for (q = file; *q && !(q[0] == ':' && q[1] >= '0' && q[1] <= '9'); q++)
+			;
+		*q = '\0';
+		if (!*file)
+			continue;
+		path = file[0] == '/' || !cwd ? xstrdup(file) : xasprintf("%s/%s", cwd, file);
+		slot = strmap_slot(seen, path);
+		if (*slot) {
+			free(path);
+			continue;
+		}
+		*slot = path;
+		*ARRAY_PUSH(*list, *n, *cap) = path;
+	}
+	free(cwd);
+	free(out);
+}
+
+bool merge_describe(const char *profile, struct store_meta *meta)
+{
+	char *notes_dir = xasprintf("%s/notes", profile), **notes, *why;
+	size_t nnotes, i, cap_o = 0, cap_d = 0, cap_s = 0, cap_h = 0;
+	struct strmap seen = { 0 };
+
+	meta->objects = NULL;
+	meta->nobjects = 0;
+	meta->sources = NULL;
+	meta->nsources = 0;
+	if (files_list(notes_dir, ".gcno", 0, &notes, &nnotes, &why) < 0) {
+		error("%s", why);
+		free(why);
+		free(notes_dir);
+		return false;
+	}
+	for (i = 0; i < nnotes; i++) {
+		char *name = xstrndup(notes[i], strlen(notes[i]) - 5);
+		char *gcda = xasprintf("%s/%s.gcda", profile, name);
+		char *gcno = xasprintf("%s/%s", notes_dir, notes[i]);
+
+		grow_array(&meta->has_data, &cap_d, meta->nobjects + 1, sizeof(bool));
+		meta->has_data[meta->nobjects] = access(gcda, R_OK) == 0;
+		*ARRAY_PUSH(meta->objects, meta->nobjects, cap_o) = name;
+		notes_sources(gcno, &seen, &meta->sources, &meta->nsources, &cap_s);
+		free(gcda);
+		free(gcno);
+	}
+	files_free_list(notes, nnotes);
+	grow_array(&meta->hashes, &cap_h, meta->nsources + 1, sizeof(uint64_t));
+	/* a source that cannot be read gets hash 0: stale from the start */
+	for (i = 0; i < meta->nsources; i++)
+		if (files_hash(meta->sources[i], &meta->hashes[i], NULL) < 0)
+			meta->hashes[i] = 0;
+	strmap_free(&seen);
+	free(notes_dir);
+	return true;
+}
+
+bool merge_commit(struct session *s, const char *folder, const struct store_meta *meta)
+{
+	char *replaced, *why;
+
+	if (store_meta_write(folder, meta, &why) < 0 ||
+	    store_commit_profile(&s->store, folder, &replaced, &why) < 0) {
+		error("%s", why);
+		free(why);
+		return false;
+	}
+	if (replaced && files_remove(replaced, &why) < 0) {
+		warn("cannot remove the replaced profile: %s", why);
+		free(why);
+	}
+	free(replaced);
+	return true;
+}
+
+/* Records the workloads of the options, with their weights, in meta. */
+static void record_workloads(const struct pgo_options *o, struct store_meta *meta)
+{
+	size_t i;
+
+	meta->nworkloads = o->nworkloads;
+	meta->workloads = xcalloc(o->nworkloads, sizeof(*meta->workloads));
+	meta->weights = xcalloc(o->nworkloads, sizeof(*meta->weights));
+	for (i = 0; i < o->nworkloads; i++) {
+		meta->workloads[i] = xstrdup(o->workloads[i].command);
+		meta->weights[i] = o->workloads[i].weight;
+	}
+}
+
+static bool any_data(const struct store_meta *meta)
+{
+	size_t i;
+
+	for (i = 0; i < meta->nobjects; i++)
+		if (meta->has_data[i])
+			return true;
+	return false;
+}
+
+bool merge_install(struct session *s, const char *raw, long gen_started)
+{
+	const struct pgo_options *o = s->options;
+	double start = proc_now();
+	char *why = NULL, *folder = store_new_profile(&s->store, &why);
+	char *log = session_log(s, "merge"), **dirs = xcalloc(o->nworkloads, sizeof(*dirs)), **notes = NULL;
+	struct store_meta meta = { 0 };
+	size_t nnotes = 0, i;
+	bool ok = false;
+
+	if (!folder)
+		fatal("%s", why);
+	record_workloads(o, &meta);
+	for (i = 0; i < o->nworkloads; i++)
+		dirs[i] = xasprintf("%s/%zu", raw, i);
+	if (files_list(s->gen_dir, ".gcno", gen_started, &notes, &nnotes, &why) < 0) {
+		error("%s", why);
+		goto out;
+	}
+	if (nnotes == 0) {
+		error("%s: the instrumented build wrote no notes files (.gcno): does the build use "
+		      "the flags (include mk/pgo.mk, or read CFLAGS with --build)?", s->gen_dir);
+		goto out;
+	}
+	if (!merge_weighted(dirs, meta.weights, o->nworkloads, folder, raw, log))
+		goto out;
+	copy_new_notes(s, notes, nnotes, folder);
+	if (!merge_describe(folder, &meta))
+		goto out;
+	meta.trained = time(NULL);
+	report_objects("merge", &meta);
+	if (!any_data(&meta)) {
+		error("no instrumented object got profile data: the workloads ran another build "
+		      "of the program, or the profile names do not match the notes");
+		goto out;
+	}
+	if (!merge_commit(s, folder, &meta))
+		goto out;
+	report_step("merge", "profile of %zu workload%s installed in %.2f s: %s", o->nworkloads,
+		    o->nworkloads == 1 ? "" : "s", proc_now() - start, folder);
+	ok = true;
+out:
+	free(why);
+	if (!ok && files_remove(folder, &why) < 0) {
+		warn("%s", why);
+		free(why);
+	}
+	for (i = 0; i < o->nworkloads; i++)
+		free(dirs[i]);
+	free(dirs);
+	files_free_list(notes, nnotes);
+	free(folder);
+	free(log);
+	store_meta_free(&meta);
+	return ok;
+}

@@ -1,0 +1,37 @@
+/* merge: from the training runs' profile folders to the profile in use:
+   gcov-tool's weighted merges, the notes files and the sources they name
+   (for the staleness check), and the install in the store. */
+#ifndef PGO_MERGE_H
+#define PGO_MERGE_H
+
+#include "session.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Merges the folders raw/N the workloads wrote, with their weights, with
+   the notes files the instrumented build wrote in the gen folder since
+   gen_started, checks it and installs it as the profile in use; false
+   (with a message) leaves the previous profile in place. */
+bool merge_install(struct session *s, const char *raw, long gen_started);
+
+/* Merges the n profile folders dirs with weights into out (an existing
+   empty folder), through intermediate folders under scratch; gcov-tool's
+   output goes to log.  False (with a message) when a merge fails. */
+bool merge_weighted(char **dirs, const double *weights, size_t n, const char *out, const char *scratch,
+		    const char *log);
+
+/* Copies the notes folder of the profile folder from_profile into
+   to_profile; dies when it cannot. */
+void merge_copy_notes(const char *from_profile, const char *to_profile);
+
+/* Sets the objects of meta (with has_data) and its sources (with the
+   hashes of their content now) from the notes folder of profile; false
+   (with a message) when that folder cannot be read. */
+bool merge_describe(const char *profile, struct store_meta *meta);
+
+/* Writes meta into the profile folder and makes it the profile in use,
+   removing the one it replaces; false (with a message) when it cannot. */
+bool merge_commit(struct session *s, const char *folder, const struct store_meta *meta);
+
+#endif

@@ -1,0 +1,119 @@
+#include "session.h"
+#include "files.h"
+#include "proc.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+static char *absolute(const char *path)
+{
+	char resolved[4096];
+
+	if (!realpath(path, resolved))
+		fatal("%s: cannot resolve folder: %s", path, strerror(errno));
+	return xstrdup(resolved);
+}
+
+static char *compiler_version(void)
+{
+	const char *cc = getenv("CC");
+	char *argv[] = { (char *)(cc && *cc ? cc : "cc"), "--version", NULL };
+	char *out = proc_capture(argv, NULL), *nl;
+
+	if (!out)
+		return xasprintf("%s (version unknown)", argv[0]);
+	nl = strchr(out, '\n');
+	if (nl)
+		*nl = '\0';
+	return out;
+}
+
+static char *describe_configuration(const struct pgo_options *o)
+{
+	char *version = compiler_version();
+	char *d = xasprintf("compiler: %s\nCFLAGS: %s\nLDFLAGS: %s\nbuild: %s\n", version,
+			    getenv("CFLAGS") ? getenv("CFLAGS") : "",
+			    getenv("LDFLAGS") ? getenv("LDFLAGS") : "", o->build ? o->build : "make");
+
+	free(version);
+	return d;
+}
+
+/* The compiler flags and make variables carry these paths unquoted. */
+static bool flag_safe(const char *path, const char *what)
+{
+	if (!strpbrk(path, " \t\n'\"\\$#"))
+		return true;
+	error("%s: %s must not hold blanks, quotes, '#' or '$': the compiler flags name it", path, what);
+	return false;
+}
+
+/* Two cycles on one configuration would swap profiles under each other;
+   the lock goes when the process ends. */
+static bool lock_configuration(const struct session *s)
+{
+	char *lock = xasprintf("%s/lock", s->store.config);
+	int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	bool ok = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0;
+
+	if (!ok)
+		error("%s: %s", lock, fd < 0 ? strerror(errno) :
+		      "another pgo-run is using this configuration of the store");
+	free(lock);
+	return ok;
+}
+
+bool session_open(struct session *s, const struct pgo_options *o, bool create)
+{
+	char *description = describe_configuration(o), *why = NULL;
+	int status;
+
+	memset(s, 0, sizeof(*s));
+	s->options = o;
+	s->start = proc_now();
+	status = store_open(&s->store, o->store_path, description, create, &why);
+	free(description);
+	if (status < 0) {
+		error("%s", why);
+		free(why);
+		return false;
+	}
+	s->gen_data = xasprintf("%s/gen", s->store.config);
+	s->logs = xasprintf("%s/logs", s->store.config);
+	if (!create)
+		return true;
+	if (files_make_dir(s->gen_data, &why) < 0 || files_make_dir(s->logs, &why) < 0) {
+		error("%s", why);
+		free(why);
+		return false;
+	}
+	if (!lock_configuration(s))
+		return false;
+	s->gen_dir = absolute(o->gen_dir);
+	s->use_dir = absolute(o->use_dir);
+	return flag_safe(s->store.config, "the store") && flag_safe(s->gen_dir, "--gen-dir") &&
+	       flag_safe(s->use_dir, "--use-dir");
+}
+
+void session_close(struct session *s)
+{
+	free(s->gen_dir);
+	free(s->use_dir);
+	free(s->gen_data);
+	free(s->logs);
+	store_close(&s->store);
+}
+
+char *session_log(const struct session *s, const char *name)
+{
+	char *path = xasprintf("%s/%s.log", s->logs, name);
+
+	unlink(path);
+	return path;
+}

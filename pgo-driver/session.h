@@ -1,0 +1,59 @@
+/* session: what every pgo-run command works with: its options, the store
+   opened for the configuration they describe (compiler version, flags,
+   build command), the build folders, the log folder and the clock. */
+#ifndef PGO_SESSION_H
+#define PGO_SESSION_H
+
+#include "store.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct workload {
+	const char *command; /* a shell command, run in pgo-run's folder */
+	double weight;
+};
+
+struct pgo_options {
+	const char *store_path; /* --store (default .pgo) */
+	const char *gen_dir;    /* --gen-dir: where the instrumented build runs */
+	const char *use_dir;    /* --use-dir: where the plain and optimized builds run */
+	const char *build;      /* --build CMD; NULL: make PGO_CFLAGS=… PGO_LDFLAGS=… */
+	const char *clean;      /* --clean CMD; NULL: make clean */
+	const char *bench;      /* --bench CMD; NULL: no benchmark */
+	const char *output;     /* --output FILE: the program --bench runs */
+	int runs;               /* --runs N for --bench */
+	int top;                /* --top N for show */
+	bool retrain_if_stale;
+	bool no_train;          /* pgo-run build: the optimized build only */
+	bool all;               /* clean --all */
+	struct workload *workloads;
+	size_t nworkloads;
+};
+
+struct session {
+	const struct pgo_options *options;
+	struct store store;
+	char *gen_dir;    /* absolute folder of the instrumented build */
+	char *use_dir;    /* absolute folder of the plain and optimized builds */
+	char *gen_data;   /* the folder compiled into -fprofile-generate= */
+	char *logs;
+	double start;
+	double external;  /* seconds spent in builds, workloads and benchmark runs */
+};
+
+/* Opens the store for the configuration the options and the environment
+   (CC, CFLAGS, LDFLAGS) describe.  With create: creates its folders, takes
+   the configuration's lock for the life of the process and resolves the
+   build folders (gen_dir and use_dir are NULL without).  False (with a
+   message) when it cannot; session_close is needed either way. */
+bool session_open(struct session *s, const struct pgo_options *options, bool create);
+
+/* Frees what session_open allocated. */
+void session_close(struct session *s);
+
+/* The path of the log called name (logs/name.log), a new string; a log
+   left there by an earlier run is removed. */
+char *session_log(const struct session *s, const char *name);
+
+#endif

@@ -1,0 +1,217 @@
+#include "train.h"
+#include "files.h"
+#include "proc.h"
+#include "report.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* s quoted for sh: inside single quotes, each ' written as '\''. */
+static char *shell_quote(const char *s)
+{
+	size_t n = 3;
+	const char *p;
+	char *out, *q;
+
+	for (p = s; *p; p++)
+		n += *p == '\'' ? 4 : 1;
+	out = q = xmalloc(n);
+	*q++ = '\'';
+	for (p = s; *p; p++) {
+		if (*p == '\'') {
+			memcpy(q, "'\\''", 4);
+			q += 4;
+		} else {
+			*q++ = *p;
+		}
+	}
+	*q++ = '\'';
+	*q = '\0';
+	return out;
+}
+
+/* The shell command for a workload: a script file named as it is (pgo-run
+   workload.sh) runs from here, with sh when it is not executable; anything
+   else is a shell command already. */
+static char *workload_command(const char *workload)
+{
+	struct stat st;
+	char *path, *command;
+
+	if (stat(workload, &st) < 0 || !S_ISREG(st.st_mode))
+		return xstrdup(workload);
+	path = strchr(workload, '/') ? xstrdup(workload) : xasprintf("./%s", workload);
+	command = shell_quote(path);
+	if (access(path, X_OK) < 0) {
+		char *with_sh = xasprintf("sh %s", command);
+
+		free(command);
+		command = with_sh;
+	}
+	free(path);
+	return command;
+}
+
+/* True when the n characters at p hold one that quotes, expands or
+   starts a comment or a compound command in sh. */
+static bool has_special(const char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strchr("'\"\\$`*?[{}~!#", p[i]))
+			return true;
+	return false;
+}
+
+/* True when the word of n characters at p is an assignment NAME=VALUE. */
+static bool is_assignment(const char *p, size_t n)
+{
+	size_t i;
+
+	if (!n || !(isalpha((unsigned char)p[0]) || p[0] == '_'))
+		return false;
+	for (i = 1; i < n && (isalnum((unsigned char)p[i]) || p[i] == '_'); i++)
+		;
+	return i < n && p[i] == '=';
+}
+
+/* The command word of a shell command: the first word after any
+   NAME=VALUE assignments, a new string; NULL when it cannot be known
+   without running sh. */
+static char *command_word(const char *command)
+{
+	const char *p = command;
+	size_t n;
+
+	for (;;) {
+		p += strspn(p, " \t\n");
+		n = strcspn(p, " \t\n;&|<>()");
+		if (n == 0 || has_special(p, n))
+			return NULL;
+		if (!is_assignment(p, n))
+			return xstrndup(p, n);
+		p += n;
+	}
+}
+
+/* True when sh can run word as the workload's command: the workload is a
+   script file named as it is (see workload_command), or sh finds word as
+   a builtin, a keyword or a command on PATH. */
+static bool runnable(const char *workload, const char *word)
+{
+	struct stat st;
+	char *quoted, *command;
+	bool found;
+
+	if (!strcmp(word, workload) && stat(word, &st) == 0 && S_ISREG(st.st_mode))
+		return true;
+	quoted = shell_quote(word);
+	command = xasprintf("command -v -- %s", quoted);
+	found = proc_shell(command, NULL, NULL, 0, "/dev/null", NULL) == 0;
+	free(quoted);
+	free(command);
+	return found;
+}
+
+bool train_check(const struct pgo_options *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->nworkloads; i++) {
+		const char *workload = o->workloads[i].command;
+		char *word = command_word(workload);
+		bool ok = !word || strchr(word, '/') || runnable(workload, word);
+
+		if (!ok && access(word, F_OK) == 0)
+			error("workload '%s': cannot run '%s': sh looks for it on PATH only; write ./%s",
+			      workload, word, word);
+		else if (!ok)
+			error("workload '%s': cannot run '%s': no script here, shell builtin or command on "
+			      "PATH has that name", workload, word);
+		free(word);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+static int path_components(const char *path)
+{
+	int n = 0;
+
+	for (; *path; path++)
+		if (*path == '/' && path[1] && path[1] != '/')
+			n++;
+	return n;
+}
+
+/* Runs workload i into dir; false (with a message) when it fails or writes
+   no profile data. */
+static bool run_workload(struct session *s, size_t i, const char *dir, const char *strip)
+{
+	const struct pgo_options *o = s->options;
+	const struct workload *w = &o->workloads[i];
+	char *name = xasprintf("train-%zu", i + 1), *label = xasprintf("train %zu/%zu", i + 1, o->nworkloads);
+	char *log = session_log(s, name), *command = workload_command(w->command), *why = NULL, **files = NULL;
+	/* GCOV_PREFIX goes in front of the compiled-in path once its
+	   components are stripped */
+	struct proc_env env[] = {
+		{ "GCOV_PREFIX", dir },
+		{ "GCOV_PREFIX_STRIP", strip },
+	};
+	double seconds = 0;
+	size_t nfiles = 0;
+	int status;
+	bool ok = false;
+
+	report_step(label, "%s (weight %g)", command, w->weight);
+	status = proc_shell(command, NULL, env, 2, log, &seconds);
+	s->external += seconds;
+	if (status != 0) {
+		char *text = proc_describe(status);
+
+		error("workload '%s' failed: %s (log %s); the profile in use is unchanged", w->command, text, log);
+		report_log_tail(log, 10);
+		free(text);
+	} else if (files_list(dir, ".gcda", 0, &files, &nfiles, &why) < 0) {
+		error("%s", why);
+	} else if (nfiles == 0) {
+		error("workload '%s' wrote no profile data: it does not run the instrumented "
+		      "program, or the program did not exit normally; the profile in use is unchanged",
+		      w->command);
+	} else {
+		report_step(label, "%zu profile file%s in %.2f s", nfiles, nfiles == 1 ? "" : "s", seconds);
+		ok = true;
+	}
+	files_free_list(files, nfiles);
+	free(why);
+	free(command);
+	free(name);
+	free(label);
+	free(log);
+	return ok;
+}
+
+bool train_run(struct session *s, const char *raw)
+{
+	char strip[16];
+	size_t i;
+	bool ok = true;
+
+	snprintf(strip, sizeof(strip), "%d", path_components(s->gen_data));
+	for (i = 0; i < s->options->nworkloads && ok; i++) {
+		char *dir = xasprintf("%s/%zu", raw, i), *why;
+
+		if (files_make_dir(dir, &why) < 0)
+			fatal("%s", why);
+		ok = run_workload(s, i, dir, strip);
+		free(dir);
+	}
+	return ok;
+}
