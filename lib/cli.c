@@ -336,7 +336,7 @@ static void refuse_misplaced_command(const char *operand)
 int cli_parse(const struct cli_command *cmd, int argc, char **argv, char ***operands)
 {
 	char **list = xcalloc(argc + 1, sizeof(char *));
-	int count = 0, i;
+	int count = 0, i, before_separator = -1;
 	bool options_end = false;
 
 	help_name = cmd->name;
@@ -351,6 +351,7 @@ int cli_parse(const struct cli_command *cmd, int argc, char **argv, char ***oper
 		}
 		if (!strcmp(arg, "--")) {
 			options_end = true;
+			before_separator = count;
 			if (cmd->flags & CLI_KEEP_SEPARATOR)
 				list[count++] = argv[i];
 			continue;
@@ -370,8 +371,9 @@ int cli_parse(const struct cli_command *cmd, int argc, char **argv, char ***oper
 		}
 		cli_usage_error("unrecognized option '%s'", arg);
 	}
+	/* after "--", a word is what the user wrote */
 	if (fallback_of)
-		for (i = 0; i < count; i++)
+		for (i = 0; i < (before_separator < 0 ? count : before_separator); i++)
 			refuse_misplaced_command(list[i]);
 	if (count < cmd->min_operands) {
 		const char *sub = strchr(cmd->name, ' ');

@@ -22,3 +22,10 @@ expect_grep '^pgo-run: ' ../err
 pgo ../out ../err merge show
 pgo_status 1 "pgo-run merge show (no profile to merge into)"
 expect_no_grep 'is a command' ../err
+
+# After "--", a workload is what the user wrote, even one named like a
+# command: it is checked as a workload (none is here), not refused as usage.
+pgo ../out ../err --build make -- status
+pgo_status 1 "pgo-run --build make -- status"
+expect_grep "^pgo-run: workload 'status': cannot run 'status'" ../err
+[[ ! -e prog ]] || fail "pgo-run --build make -- status built something"
