@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* qsort_r */
 #include "elfobj.h"
 #include "util.h"
 
@@ -21,6 +22,21 @@ const int elfobj_host_class = ELFCLASS32;
 #endif
 
 static bool elf_library_ready;
+
+/* Names to the first index of each, and each index to the next one of the
+   same name: the names point into the image, which outlives the table. */
+struct name_index {
+	bool built;
+	struct strmap first;
+	uint32_t *next;
+};
+
+struct elf_index {
+	struct name_index sections, symbols;
+	bool functions_built;
+	const struct elf_symbol **functions; /* by (section in a relocatable object, address) */
+	size_t function_count;
+};
 
 bool elfobj_is_elf(const void *data, size_t size)
 {
@@ -222,6 +238,7 @@ static int open_elf(struct elf_object *obj, const char *name, void *data, size_t
 
 	memset(obj, 0, sizeof(*obj));
 	obj->name = name;
+	obj->index = xcalloc(1, sizeof(*obj->index));
 	*why = NULL;
 	if (!elf_library_ready) {
 		if (elf_version(EV_CURRENT) == EV_NONE) {
@@ -487,14 +504,185 @@ bool elfobj_build_id(const struct elf_object *obj, char *hex, size_t hex_size)
 	return false;
 }
 
-uint32_t elfobj_section_by_name(const struct elf_object *obj, const char *name)
+static void name_index_build(struct name_index *x, size_t count, const char *(*name_of)(const struct elf_object *, size_t),
+			     const struct elf_object *obj)
 {
 	size_t i;
 
-	for (i = 1; i < obj->section_count; i++)
-		if (strcmp(obj->sections[i].name, name) == 0)
-			return i;
-	return 0;
+	x->built = true;
+	x->next = xcalloc(count ? count : 1, sizeof(*x->next));
+	/* From the end, so that each chain runs in table order. */
+	for (i = count; i-- > 1;) {
+		void **slot = strmap_slot(&x->first, name_of(obj, i));
+
+		x->next[i] = (uint32_t)(uintptr_t)*slot;
+		*slot = (void *)(uintptr_t)i;
+	}
+}
+
+static void name_index_free(struct name_index *x)
+{
+	strmap_free(&x->first);
+	free(x->next);
+}
+
+static const char *section_name(const struct elf_object *obj, size_t i)
+{
+	return obj->sections[i].name;
+}
+
+static const char *symbol_name(const struct elf_object *obj, size_t i)
+{
+	return obj->symbols[i].name;
+}
+
+uint32_t elfobj_section_by_name(const struct elf_object *obj, const char *name)
+{
+	struct name_index *x = &obj->index->sections;
+
+	if (!x->built)
+		name_index_build(x, obj->section_count, section_name, obj);
+	return (uint32_t)(uintptr_t)strmap_get(&x->first, name);
+}
+
+uint32_t elfobj_section_next_named(const struct elf_object *obj, uint32_t section)
+{
+	struct name_index *x = &obj->index->sections;
+
+	if (!x->built)
+		name_index_build(x, obj->section_count, section_name, obj);
+	return section < obj->section_count ? x->next[section] : 0;
+}
+
+uint32_t elfobj_symbol_by_name(const struct elf_object *obj, const char *name)
+{
+	struct name_index *x = &obj->index->symbols;
+
+	if (!x->built)
+		name_index_build(x, obj->symbol_count, symbol_name, obj);
+	return (uint32_t)(uintptr_t)strmap_get(&x->first, name);
+}
+
+uint32_t elfobj_symbol_next_named(const struct elf_object *obj, uint32_t symbol)
+{
+	struct name_index *x = &obj->index->symbols;
+
+	if (!x->built)
+		name_index_build(x, obj->symbol_count, symbol_name, obj);
+	return symbol < obj->symbol_count ? x->next[symbol] : 0;
+}
+
+/* Functions sort by (key section, address): the section counts only in a
+   relocatable object, where every section starts at 0. */
+static uint32_t key_section(const struct elf_object *obj, uint32_t section)
+{
+	return obj->type == ET_REL ? section : 0;
+}
+
+static int compare_key(const struct elf_object *obj, const struct elf_symbol *sym, uint32_t section, uint64_t address)
+{
+	uint32_t s = key_section(obj, sym->shndx);
+
+	if (s != section)
+		return s < section ? -1 : 1;
+	return sym->value < address ? -1 : sym->value > address;
+}
+
+static int by_function_key(const void *a, const void *b, void *context)
+{
+	const struct elf_object *obj = context;
+	const struct elf_symbol *x = *(const struct elf_symbol *const *)a, *y = *(const struct elf_symbol *const *)b;
+	int c = compare_key(obj, x, key_section(obj, y->shndx), y->value);
+
+	if (c)
+		return c;
+	/* Among aliases, a global name first: it is the one orders use. */
+	if ((x->bind == STB_LOCAL) != (y->bind == STB_LOCAL))
+		return x->bind == STB_LOCAL ? 1 : -1;
+	return x < y ? -1 : 1;
+}
+
+static const struct elf_index *functions_built(const struct elf_object *obj)
+{
+	struct elf_index *x = obj->index;
+	size_t i;
+
+	if (x->functions_built)
+		return x;
+	x->functions_built = true;
+	x->functions = xcalloc(obj->symbol_count ? obj->symbol_count : 1, sizeof(*x->functions));
+	for (i = 0; i < obj->symbol_count; i++) {
+		const struct elf_symbol *sym = &obj->symbols[i];
+
+		if ((sym->type == STT_FUNC || sym->type == STT_GNU_IFUNC) && sym->shndx != SHN_UNDEF &&
+		    sym->shndx < SHN_LORESERVE)
+			x->functions[x->function_count++] = sym;
+	}
+	qsort_r(x->functions, x->function_count, sizeof(*x->functions), by_function_key, (void *)obj);
+	return x;
+}
+
+/* Position of the first function at or above (section, address), or with
+   past, above it. */
+static size_t bound(const struct elf_object *obj, const struct elf_index *x, uint32_t section, uint64_t address,
+		    bool past)
+{
+	size_t lo = 0, hi = x->function_count;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = compare_key(obj, x->functions[mid], section, address);
+
+		if (c < 0 || (past && c == 0))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+const struct elf_symbol *const *elfobj_functions_at(const struct elf_object *obj, uint32_t section, uint64_t address,
+						    size_t *count)
+{
+	const struct elf_index *x = functions_built(obj);
+	size_t first, end;
+
+	section = key_section(obj, section);
+	first = bound(obj, x, section, address, false);
+	for (end = first; end < x->function_count && !compare_key(obj, x->functions[end], section, address); end++)
+		;
+	*count = end - first;
+	return end > first ? &x->functions[first] : NULL;
+}
+
+const struct elf_symbol *elfobj_function_at(const struct elf_object *obj, uint32_t section, uint64_t address)
+{
+	size_t count;
+	const struct elf_symbol *const *at = elfobj_functions_at(obj, section, address, &count);
+
+	return at ? at[0] : NULL;
+}
+
+const struct elf_symbol *elfobj_function_containing(const struct elf_object *obj, uint32_t section,
+						    uint64_t address)
+{
+	const struct elf_index *x = functions_built(obj);
+	size_t k;
+
+	section = key_section(obj, section);
+	/* From the last function at or below address, back while one of
+	   them could still reach it. */
+	for (k = bound(obj, x, section, address, true); k-- > 0;) {
+		const struct elf_symbol *sym = x->functions[k];
+
+		if (key_section(obj, sym->shndx) != section)
+			break;
+		if (address < sym->value + (sym->size ? sym->size : 1))
+			return sym;
+		if (sym->value < address && sym->size)
+			break;
+	}
+	return NULL;
 }
 
 void elfobj_close(struct elf_object *obj)
@@ -507,5 +695,11 @@ void elfobj_close(struct elf_object *obj)
 		free(obj->sections[i].relocs);
 	free(obj->sections);
 	free(obj->symbols);
+	if (obj->index) {
+		name_index_free(&obj->index->sections);
+		name_index_free(&obj->index->symbols);
+		free(obj->index->functions);
+		free(obj->index);
+	}
 	memset(obj, 0, sizeof(*obj));
 }

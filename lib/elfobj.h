@@ -49,6 +49,7 @@ struct elf_object {
 	const unsigned char *image; /* the file's bytes */
 	size_t image_size;
 	bool relocs_loaded;
+	struct elf_index *index;  /* lookups by name and address, built on first use */
 };
 
 /* Target the link is for: the host's machine and class. */
@@ -74,8 +75,32 @@ bool elfobj_build_id(const struct elf_object *obj, char *hex, size_t hex_size);
    0, or -1 with *why set. */
 int elfobj_load_relocs(struct elf_object *obj, char **why);
 
-/* Index of the section named name, or 0. */
+/* Index of the first section named name, or 0 (a hash lookup). */
 uint32_t elfobj_section_by_name(const struct elf_object *obj, const char *name);
+
+/* Index of the next section after section with the same name, or 0. */
+uint32_t elfobj_section_next_named(const struct elf_object *obj, uint32_t section);
+
+/* Index of the first symbol named name, or 0 (a hash lookup). */
+uint32_t elfobj_symbol_by_name(const struct elf_object *obj, const char *name);
+
+/* Index of the next symbol after symbol with the same name, or 0. */
+uint32_t elfobj_symbol_next_named(const struct elf_object *obj, uint32_t symbol);
+
+/* The function symbols (STT_FUNC, STT_GNU_IFUNC, defined in a section)
+   whose entry is address, global names first, then in table order; *count
+   set, NULL if none.  address is an offset in section in a relocatable
+   object, and a virtual address otherwise (section is then ignored). */
+const struct elf_symbol *const *elfobj_functions_at(const struct elf_object *obj, uint32_t section, uint64_t address,
+						    size_t *count);
+
+/* The first of elfobj_functions_at, or NULL. */
+const struct elf_symbol *elfobj_function_at(const struct elf_object *obj, uint32_t section, uint64_t address);
+
+/* The function symbol whose body holds address (one without a size holds
+   its entry alone), or NULL; address as for elfobj_functions_at. */
+const struct elf_symbol *elfobj_function_containing(const struct elf_object *obj, uint32_t section,
+						    uint64_t address);
 
 /* Releases what elfobj_open and elfobj_load_relocs allocated. */
 void elfobj_close(struct elf_object *obj);
