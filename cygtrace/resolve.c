@@ -95,8 +95,8 @@ static void print_edges(struct symbolizer *sym, struct cygtrace_trace *traces, i
 
 			if (!caller_image || !callee_image)
 				continue;
-			caller = image_function_containing(caller_image, e->call_site - caller_object->base);
-			callee = image_function_at(callee_image, e->function - callee_object->base);
+			caller = elfobj_function_containing(&caller_image->elf, 0, e->call_site - caller_object->base);
+			callee = elfobj_function_at(&callee_image->elf, 0, e->function - callee_object->base);
 			if (!caller || !callee)
 				continue;
 			key = xasprintf("%s %s", caller->name, callee->name);
@@ -156,7 +156,7 @@ int main(int argc, char **argv)
 				c.outside++;
 				continue;
 			}
-			s = image_function_at(image, r->function - object->base);
+			s = elfobj_function_at(&image->elf, 0, r->function - object->base);
 			if (!s) {
 				c.inlined++;
 				continue;

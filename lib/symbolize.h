@@ -11,9 +11,7 @@
 
 struct image {
 	char *path;
-	struct elf_object elf;
-	uint32_t *functions;     /* indexes of function symbols, by address */
-	size_t function_count;
+	struct elf_object elf;   /* its functions: elfobj_function_at (section 0) */
 	char *failure;            /* why it could not be opened, or NULL */
 };
 
@@ -25,12 +23,6 @@ struct symbolizer *symbolizer_new(void);
 /* The image at path, opened once; if build_id is not NULL or "none", the
    file's build-id must equal it.  NULL with *why set (newly allocated). */
 struct image *symbolizer_image(struct symbolizer *s, const char *path, const char *build_id, char **why);
-
-/* The function symbol whose entry is vaddr (an address of the file), or NULL. */
-const struct elf_symbol *image_function_at(const struct image *image, uint64_t vaddr);
-
-/* The function symbol whose body holds vaddr, or NULL. */
-const struct elf_symbol *image_function_containing(const struct image *image, uint64_t vaddr);
 
 /* The name of the section holding sym, or "?". */
 const char *image_section_of(const struct image *image, const struct elf_symbol *sym);
