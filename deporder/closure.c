@@ -365,14 +365,14 @@ static void load_member(struct link *link, struct input *in, size_t m, const cha
 static bool member_defines_data(struct link *link, struct input *in, size_t m, const char *name)
 {
 	struct unit *u = member_unit(link, in, m);
-	size_t i;
+	uint32_t i;
 
 	if (!u)
 		return false;
-	for (i = u->elf.first_global; i < u->elf.symbol_count; i++) {
+	for (i = elfobj_symbol_by_name(&u->elf, name); i; i = elfobj_symbol_next_named(&u->elf, i)) {
 		const struct elf_symbol *sym = &u->elf.symbols[i];
 
-		if (strcmp(sym->name, name) != 0)
+		if (i < u->elf.first_global)
 			continue;
 		if (sym->bind != STB_GLOBAL && sym->bind < STB_LOOS)
 			return false;
