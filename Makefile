@@ -15,7 +15,7 @@ ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize
 ALL_LDFLAGS += -fsanitize=address,undefined
 endif
 
-LIB_OBJS = lib/util.o lib/cli.o lib/archive.o lib/elfobj.o lib/pagein_trace.o lib/cygtrace_trace.o lib/symbolize.o lib/ldmap.o lib/json.o lib/ordering.o
+LIB_OBJS = lib/util.o lib/cli.o lib/archive.o lib/elfobj.o lib/trace.o lib/symbolize.o lib/ldmap.o lib/json.o lib/ordering.o
 LIB_OBJS += lib/proc.o lib/linker.o
 DEPORDER_OBJS = deporder/main.o deporder/inputs.o deporder/closure.o \
 	deporder/sections.o deporder/order.o deporder/ccdriver.o deporder/trace.o

@@ -1,7 +1,7 @@
 /* cygtrace-resolve: cygtrace files turned into first-entry records of
    (object, section, symbol), merged across processes and runs. */
 #include "cli.h"
-#include "cygtrace_trace.h"
+#include "trace.h"
 #include "symbolize.h"
 #include "util.h"
 
@@ -61,13 +61,13 @@ struct counts {
 
 /* The image of the object holding address; NULL (counted) if there is no
    file for it, and a fatal error if the file is not the one that ran. */
-static struct image *image_for(struct symbolizer *sym, const struct cygtrace_trace *t, uint64_t address,
+static struct image *image_for(struct symbolizer *sym, const struct trace *t, uint64_t address,
 			       const struct trace_object **object)
 {
 	struct image *image;
 	char *why;
 
-	*object = cygtrace_object_at(t, address);
+	*object = trace_object_at(t, address, 1);
 	if (!*object || !strchr((*object)->path, '/'))
 		return NULL; /* the vDSO, or no object at all */
 	image = symbolizer_image(sym, (*object)->path, (*object)->build_id, &why);
@@ -76,7 +76,7 @@ static struct image *image_for(struct symbolizer *sym, const struct cygtrace_tra
 	return image;
 }
 
-static void print_edges(struct symbolizer *sym, struct cygtrace_trace *traces, int count)
+static void print_edges(struct symbolizer *sym, struct trace *traces, int count)
 {
 	struct strmap totals = { 0 };
 	char **keys = NULL;
@@ -85,7 +85,7 @@ static void print_edges(struct symbolizer *sym, struct cygtrace_trace *traces, i
 
 	for (k = 0; k < count; k++) {
 		for (i = 0; i < traces[k].edge_count; i++) {
-			const struct cygtrace_edge *e = &traces[k].edges[i];
+			const struct trace_edge *e = &traces[k].edges[i];
 			const struct trace_object *caller_object, *callee_object;
 			struct image *caller_image = image_for(sym, &traces[k], e->call_site, &caller_object);
 			struct image *callee_image = image_for(sym, &traces[k], e->function, &callee_object);
@@ -116,7 +116,7 @@ static void print_edges(struct symbolizer *sym, struct cygtrace_trace *traces, i
 
 int main(int argc, char **argv)
 {
-	struct cygtrace_trace *traces;
+	struct trace *traces;
 	struct symbolizer *sym = symbolizer_new();
 	struct entry *entries = NULL;
 	struct counts c = { 0 };
@@ -133,7 +133,7 @@ int main(int argc, char **argv)
 	for (k = 0; k < count; k++) {
 		char *why;
 
-		if (cygtrace_trace_read(files[k], &traces[k], &why) < 0)
+		if (trace_read_format(files[k], TRACE_CYGTRACE, &traces[k], &why) < 0)
 			fatal("%s: %s", files[k], why);
 		if (!traces[k].complete && !quiet)
 			warn("%s: the trace has no '# end' line: it was cut short", files[k]);
@@ -144,10 +144,10 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	for (k = 0; k < count; k++) {
-		for (i = 0; i < traces[k].record_count; i++) {
-			const struct cygtrace_record *r = &traces[k].records[i];
+		for (i = 0; i < traces[k].event_count; i++) {
+			const struct trace_event *r = &traces[k].events[i];
 			const struct trace_object *object;
-			struct image *image = image_for(sym, &traces[k], r->function, &object);
+			struct image *image = image_for(sym, &traces[k], r->address, &object);
 			const struct elf_symbol *s;
 			struct entry *e;
 
@@ -156,7 +156,7 @@ int main(int argc, char **argv)
 				c.outside++;
 				continue;
 			}
-			s = elfobj_function_at(&image->elf, 0, r->function - object->base);
+			s = elfobj_function_at(&image->elf, 0, r->address - object->base);
 			if (!s) {
 				c.inlined++;
 				continue;
@@ -164,7 +164,7 @@ int main(int argc, char **argv)
 			c.resolved++;
 			e = ARRAY_PUSH(entries, entry_count, entry_capacity);
 			e->time = r->time;
-			e->tid = r->tid;
+			e->tid = r->thread;
 			e->order = i;
 			e->object = object->path;
 			e->section = image_section_of(image, s);

@@ -5,10 +5,9 @@
    .cold parts each land in their own section). */
 #include "linkmodel.h"
 #include "ldmap.h"
-#include "cygtrace_trace.h"
+#include "trace.h"
 
 #include <elf.h>
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,18 +63,6 @@ static uint32_t section_named(const struct unit *u, const char *name, uint64_t s
 		if (sections_is_unit(u, k) && u->elf.sections[k].size == size && !strcmp(u->elf.sections[k].name, name))
 			return k;
 	return 0;
-}
-
-static const struct trace_object *pick_object(const struct trace_object *objects, size_t count, const char *glob)
-{
-	size_t i;
-
-	if (!glob)
-		return count ? &objects[0] : NULL;
-	for (i = 0; i < count; i++)
-		if (!fnmatch(glob, objects[i].path, 0))
-			return &objects[i];
-	return NULL;
 }
 
 /* The C run-time's start-up files run at every start, partly through code
@@ -163,7 +150,7 @@ static uint64_t function_size(const struct unit *u, uint32_t section, uint64_t o
    records and the functions' sizes from their objects), and the first
    instruction of each code-page record; without function records, every
    section on a touched page. */
-static void collect_touches(struct link *link, const char *name, const struct pagein_trace *pt,
+static void collect_touches(struct link *link, const char *name, const struct trace *pt,
 			    const struct trace_object *object, const struct ldmap *map, struct strmap *units)
 {
 	struct trace_touches *tt;
@@ -175,14 +162,14 @@ static void collect_touches(struct link *link, const char *name, const struct pa
 	tt = ARRAY_PUSH(link->touches, link->touches_count, link->touches_capacity);
 	memset(tt, 0, sizeof(*tt));
 	tt->name = xstrdup(name);
-	for (k = 0; k < pt->record_count; k++) {
-		const struct trace_record *r = &pt->records[k];
+	for (k = 0; k < pt->event_count; k++) {
+		const struct trace_event *r = &pt->events[k];
 		const struct ldmap_section *s;
 		uint64_t at, offset, size;
 		struct unit *u;
 		uint32_t section;
 
-		if ((r->kind != 'F' && r->kind != 'C') || !trace_object_at(object, 1, r->ip, 1))
+		if ((r->kind != 'F' && r->kind != 'C') || !trace_object_holds(object, r->ip))
 			continue;
 		any_function |= r->kind == 'F';
 		at = (r->kind == 'F' ? r->address : r->ip) - object->base;
@@ -197,12 +184,12 @@ static void collect_touches(struct link *link, const char *name, const struct pa
 			size = s->size - offset; /* no size known: to the end of the section */
 		add_run_range(&runs, s, offset, offset + (size ? size : 1));
 	}
-	for (k = 0; k < pt->record_count; k++) {
-		const struct trace_record *r = &pt->records[k];
+	for (k = 0; k < pt->event_count; k++) {
+		const struct trace_event *r = &pt->events[k];
 		uint64_t p;
 		bool any = false;
 
-		if (r->kind != 'C' || !trace_object_at(object, 1, r->address, 1))
+		if (r->kind != 'C' || !trace_object_holds(object, r->address))
 			continue;
 		p = r->address - object->base;
 		*ARRAY_PUSH(tt->current, tt->current_count, tt->current_capacity) = p;
@@ -273,8 +260,7 @@ int trace_hot(struct link *link, char **traces, size_t trace_count, const char *
 	if (link->text_start == UINT64_MAX)
 		link->text_start = 0;
 	for (t = 0; t < trace_count; t++) {
-		struct pagein_trace pt;
-		struct cygtrace_trace ct;
+		struct trace pt;
 		const struct trace_object *object;
 		uint64_t *addresses = NULL;
 		size_t address_count = 0, address_capacity = 0, matched = 0, outside = 0, stale = 0, k;
@@ -282,40 +268,29 @@ int trace_hot(struct link *link, char **traces, size_t trace_count, const char *
 		char **missing_list = NULL;
 		size_t missing_count = 0, missing_capacity = 0;
 		struct trace_sequence *sequence;
-		bool is_pagein = pagein_trace_read(traces[t], &pt, &why) == 0;
 
-		if (!is_pagein) {
-			char *why2;
-
-			if (cygtrace_trace_read(traces[t], &ct, &why2) < 0) {
-				error("%s: neither a pagein nor a cygtrace trace (%s; %s)", traces[t], why, why2);
-				free(why2);
-				status = EXIT_INPUT;
-				continue;
-			}
+		if (trace_read(traces[t], &pt, &why) < 0) {
+			error("%s: %s", traces[t], why);
+			free(why);
+			status = EXIT_INPUT;
+			continue;
 		}
-		free(why);
-		object = is_pagein ? pick_object(pt.objects, pt.object_count, object_glob)
-				   : pick_object(ct.objects, ct.object_count, object_glob);
+		object = trace_object_matching(&pt, object_glob);
 		if (!object) {
 			error("%s: no traced object%s%s", traces[t], object_glob ? " matches " : "",
 			      object_glob ? object_glob : "");
 			status = EXIT_INPUT;
+			trace_free(&pt);
 			continue;
 		}
 		/* Function first executions, the instruction that first touched
 		   each code page (code that runs without a known function entry,
 		   crtbegin's frame_dummy say, is touched all the same), and data
 		   objects first used. */
-		if (is_pagein) {
-			for (k = 0; k < pt.record_count; k++)
-				if (strchr("FCO", pt.records[k].kind))
-					*ARRAY_PUSH(addresses, address_count, address_capacity) =
-						pt.records[k].kind == 'C' ? pt.records[k].ip : pt.records[k].address;
-		} else {
-			for (k = 0; k < ct.record_count; k++)
-				*ARRAY_PUSH(addresses, address_count, address_capacity) = ct.records[k].function;
-		}
+		for (k = 0; k < pt.event_count; k++)
+			if (strchr("FCO", pt.events[k].kind))
+				*ARRAY_PUSH(addresses, address_count, address_capacity) =
+					pt.events[k].kind == 'C' ? pt.events[k].ip : pt.events[k].address;
 		sequence = ARRAY_PUSH(link->sequences, link->sequence_count, link->sequence_capacity);
 		memset(sequence, 0, sizeof(*sequence));
 		for (k = 0; k < address_count; k++) {
@@ -323,7 +298,7 @@ int trace_hot(struct link *link, char **traces, size_t trace_count, const char *
 			struct unit *u;
 			uint32_t section = 0;
 
-			if (!trace_object_at(object, 1, addresses[k], 1))
+			if (!trace_object_holds(object, addresses[k]))
 				continue;
 			s = ldmap_find(&map, addresses[k] - object->base);
 			if (!s) {
@@ -381,7 +356,8 @@ int trace_hot(struct link *link, char **traces, size_t trace_count, const char *
 				}
 			}
 		}
-		if (is_pagein && link->evaluate)
+		/* A trace of function entries alone (cygtrace) says nothing of pages. */
+		if (pt.page_size && link->evaluate)
 			collect_touches(link, traces[t], &pt, object, &map, &units);
 		{
 			size_t total = matched + stale + outside;
@@ -406,10 +382,7 @@ int trace_hot(struct link *link, char **traces, size_t trace_count, const char *
 			}
 		}
 		free(addresses);
-		if (is_pagein)
-			pagein_trace_free(&pt);
-		else
-			cygtrace_trace_free(&ct);
+		trace_free(&pt);
 	}
 	/* Used by every trace first, then by fewer; among equals, first touched
 	   first (or, with link->first_touch_only, first touched first alone). */

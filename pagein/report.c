@@ -1,7 +1,7 @@
 /* pagein-report: pages touched per object (code and data), the first-touch
    timeline, and two traces side by side (before and after a relink). */
 #include "cli.h"
-#include "pagein_trace.h"
+#include "trace.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -42,15 +42,15 @@ struct object_summary {
 };
 
 struct summary {
-	const struct pagein_trace *trace;
+	const struct trace *trace;
 	struct object_summary *objects;
 	size_t other_files, heap, stack, anonymous, functions, data_objects;
 	size_t timeline[TIMELINE_STEPS]; /* object pages touched by each tenth */
 };
 
-static void summarize(const struct pagein_trace *t, struct summary *s)
+static void summarize(const struct trace *t, struct summary *s)
 {
-	uint64_t last = t->record_count ? t->records[t->record_count - 1].time : 0;
+	uint64_t last = t->event_count ? t->events[t->event_count - 1].time : 0;
 	size_t i, k;
 
 	memset(s, 0, sizeof(*s));
@@ -58,15 +58,15 @@ static void summarize(const struct pagein_trace *t, struct summary *s)
 	s->objects = xcalloc(t->object_count ? t->object_count : 1, sizeof(*s->objects));
 	for (i = 0; i < t->object_count; i++)
 		s->objects[i].object = &t->objects[i];
-	for (i = 0; i < t->record_count; i++) {
-		const struct trace_record *r = &t->records[i];
+	for (i = 0; i < t->event_count; i++) {
+		const struct trace_event *r = &t->events[i];
 		const struct trace_object *o = NULL;
 		bool object_page = false;
 
 		switch (r->kind) {
 		case 'C':
 		case 'D':
-			o = pagein_trace_object_at(t, r->address, t->page_size);
+			o = trace_object_at(t, r->address, r->size);
 			if (o) {
 				struct object_summary *os = &s->objects[o - t->objects];
 
@@ -102,7 +102,7 @@ static const char *base_name(const char *path)
 
 static void print_text(const struct summary *s, bool timeline)
 {
-	const struct pagein_trace *t = s->trace;
+	const struct trace *t = s->trace;
 	size_t i, total_code = 0, total_data = 0;
 
 	printf("%s: %s (pid %ld, page size %llu)\n", t->path, t->command ? t->command : "?", t->pid,
@@ -124,9 +124,9 @@ static void print_text(const struct summary *s, bool timeline)
 	if (!timeline)
 		return;
 	printf("  %8s %12s %s %-32s %s\n", "seq", "time", "k", "object+offset", "symbol");
-	for (i = 0; i < t->record_count; i++) {
-		const struct trace_record *r = &t->records[i];
-		const struct trace_object *o = pagein_trace_object_at(t, r->address, 1);
+	for (i = 0; i < t->event_count; i++) {
+		const struct trace_event *r = &t->events[i];
+		const struct trace_object *o = trace_object_at(t, r->address, 1);
 		char where[4200];
 
 		if (o)
@@ -141,7 +141,7 @@ static void print_text(const struct summary *s, bool timeline)
 
 static void print_json(const struct summary *s)
 {
-	const struct pagein_trace *t = s->trace;
+	const struct trace *t = s->trace;
 	size_t i;
 
 	printf("{\"file\": ");
@@ -222,7 +222,7 @@ static void print_side_by_side(const struct summary *a, const struct summary *b)
 
 int main(int argc, char **argv)
 {
-	struct pagein_trace traces[2];
+	struct trace traces[2];
 	struct summary summaries[2];
 	char **files;
 	int i, count;
@@ -235,7 +235,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < count; i++) {
 		char *why;
 
-		if (pagein_trace_read(files[i], &traces[i], &why) < 0) {
+		if (trace_read_format(files[i], TRACE_PAGEIN, &traces[i], &why) < 0) {
 			error("%s: %s", files[i], why);
 			return EXIT_INPUT;
 		}

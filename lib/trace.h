@@ -1,0 +1,90 @@
+/* trace: one model of a trace of a process, whichever tool wrote it:
+   pagein's first touches of code and data pages, functions and data
+   objects (format in pagein/pg_main.c and pagein(1)), or cygtrace's first
+   function entries and call edges (cygtrace(1)).  Both formats open with a
+   magic line and share the object table. */
+#ifndef LINKOPT_TRACE_H
+#define LINKOPT_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum trace_format { TRACE_PAGEIN, TRACE_CYGTRACE };
+
+struct trace_segment {
+	uint64_t start, end;     /* [start, end) in the traced process */
+};
+
+/* An object mapped in the traced process, declared before any event in it. */
+struct trace_object {
+	char *path;
+	char *build_id;          /* hex, or "none" */
+	uint64_t base;           /* load base: an address of the file is address - base */
+	struct trace_segment *segments;
+	size_t segment_count, segment_capacity;
+};
+
+/* One first touch, in the order the process made them. */
+struct trace_event {
+	uint64_t sequence;
+	char kind;               /* pagein: C code page, D data page of a mapped file, H heap,
+				    S stack, A other anonymous memory, F function, O data
+				    object; cygtrace: F */
+	uint64_t address;        /* the page (C D H S A), the function's entry (F), the data
+				    object's start (O) */
+	uint64_t size;           /* bytes from address it stands for where known (a page), else 0 */
+	uint64_t time;           /* since the first record: pagein in guest instructions,
+				    cygtrace in nanoseconds */
+	uint64_t ip;             /* pagein: the instruction that touched it; cygtrace: the call site */
+	uint32_t thread;         /* cygtrace: the thread's id; pagein: 0 (not recorded) */
+	char *symbol;            /* pagein: as the tool named it (maybe ""); cygtrace: NULL */
+	char *object;            /* pagein: the object the tool named, or NULL; cygtrace: NULL */
+};
+
+/* Calls from a call site to a function, counted (cygtrace's CYGTRACE_EDGES). */
+struct trace_edge {
+	uint64_t call_site, function, count;
+};
+
+struct trace {
+	char *path;
+	enum trace_format format;
+	char *command;           /* or NULL */
+	long pid;
+	uint64_t page_size;      /* pagein: its header's, 4096 without one; cygtrace: 0 */
+	char *reason;            /* cygtrace: exit, stop or fork; otherwise NULL */
+	bool complete;           /* cygtrace: it ends with "# end"; pagein, which writes no
+				    end line: no line was cut short */
+	struct trace_object *objects;
+	size_t object_count, object_capacity;
+	struct trace_event *events;
+	size_t event_count, event_capacity;
+	struct trace_edge *edges;
+	size_t edge_count, edge_capacity;
+};
+
+/* Reads a trace of either format, told apart by its first line ("# pagein 1"
+   or "# cygtrace 1"); a last line cut short by a killed run is ignored.
+   Returns 0, or -1 with *why set (newly allocated; "line N: ..." for a bad
+   line). */
+int trace_read(const char *path, struct trace *trace, char **why);
+
+/* trace_read for a reader of one format: a file of the other, or of
+   neither, is "not a FORMAT trace". */
+int trace_read_format(const char *path, enum trace_format format, struct trace *trace, char **why);
+
+/* The object whose segments share a byte with [address, address + size), or NULL. */
+const struct trace_object *trace_object_at(const struct trace *trace, uint64_t address, uint64_t size);
+
+/* True if one of object's segments holds address. */
+bool trace_object_holds(const struct trace_object *object, uint64_t address);
+
+/* The first object whose path matches glob (fnmatch), or without glob the
+   first object (the main program); NULL if there is none. */
+const struct trace_object *trace_object_matching(const struct trace *trace, const char *glob);
+
+/* Frees what trace_read allocated. */
+void trace_free(struct trace *trace);
+
+#endif
