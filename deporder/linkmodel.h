@@ -97,29 +97,6 @@ struct unit_section {
 	uint32_t section;
 };
 
-/* What one trace touched, kept for --evaluate: byte ranges of hot sections
-   (offsets in the section) on code pages the trace touched, and touched code
-   pages that hold no hot section (.init, .plt: they do not move). */
-struct traced_range {
-	struct unit_section us;
-	uint64_t start, end;
-};
-
-struct trace_sequence {
-	struct unit_section *items;
-	size_t count, capacity;
-};
-
-struct trace_touches {
-	char *name;
-	struct traced_range *ranges;
-	size_t range_count, range_capacity;
-	uint64_t *fixed_pages;      /* addresses of the traced link */
-	size_t fixed_count, fixed_capacity;
-	uint64_t *current;          /* code pages it touched in the traced link */
-	size_t current_count, current_capacity;
-};
-
 struct link {
 	struct link_options *options;
 	char **seeds;
@@ -135,18 +112,6 @@ struct link {
 	size_t unit_count, unit_capacity;
 	struct unit **shared;       /* shared libraries whose symbols were added */
 	size_t shared_count, shared_capacity;
-	struct unit_section *hot;   /* from traces: touched first, in this order */
-	size_t hot_count, hot_capacity;
-	uint64_t text_start;        /* where .text began in the traced link */
-	double match_rate;          /* the lowest share of a trace's records matched */
-	bool evaluate;              /* --evaluate: keep what each trace touched */
-	struct trace_touches *touches; /* per trace, for --evaluate */
-	size_t touches_count, touches_capacity;
-	struct trace_sequence *sequences; /* per trace: sections in first-touch order */
-	size_t sequence_count, sequence_capacity;
-	bool first_touch_only;      /* order traced sections by first touch alone */
-	bool order_data;            /* data the hot code refers to goes first too */
-	double *trace_weights;      /* per trace (--weight), or NULL: all 1 */
 };
 
 /* Builds the link's input tree from ld-style arguments; reports unknown
@@ -198,43 +163,20 @@ enum output_format { FORMAT_LIST, FORMAT_MEMBERS, FORMAT_JSON };
 /* A string naming one section of one unit, for hash tables (newly allocated). */
 char *unit_section_key(const struct unit *u, uint32_t section);
 
-/* Maps the records of traces (pagein or cygtrace files) of a binary linked
-   with -Wl,-Map=map_path to input sections of the closure and fills
-   link->hot; reports the match rate on stderr.  object_glob picks the
-   traced object (default: the main program).  Returns 0, or EXIT_INPUT when
-   fewer than min_match of the records match (naming what went missing). */
-int trace_hot(struct link *link, char **traces, size_t trace_count, const char *map_path,
-	      const char *object_glob, double min_match);
-
-/* Page packing of the hot code: walking the hot sections bound for .text
-   in order from where .text started in the traced link, a section smaller
-   than a page that would cross a page boundary waits while later hot
-   sections that fit in what is left of the page go first. */
-void trace_pack(struct link *link, uint64_t page_size);
-
-/* Adds to link->hot the data input sections (.rodata*, .data*, .bss*) the
-   hot code refers to through its relocations, in the order the hot code
-   first refers to them: the data a traced start-up most likely touches.
-   Needs the relocations loaded. */
-void trace_add_data(struct link *link);
-
-/* Prints, per trace, the code pages it touched in the traced link and the
-   pages it would touch with the hot sections laid out in link->hot order
-   from where .text began, and the 64 KiB fault-around windows of each. */
-void trace_evaluate(struct link *link, uint64_t page_size);
-
-/* The final order: hot sections first, then the dependency order of the
-   rest; by_section false gives whole units (section 0).  *count set. */
-struct unit_section *order_compute(struct link *link, bool by_section, size_t *count);
+/* The final order: the hot_count hot sections first (those traces
+   touched), then the dependency order of the rest; by_section false gives
+   whole units (section 0).  *count set. */
+struct unit_section *order_compute(struct link *link, const struct unit_section *hot, size_t hot_count,
+				   bool by_section, size_t *count);
 
 /* The order (count entries, section 0: a whole unit; the first hot of
-   them traced) as the emitters read it, with the call-graph edges of the
-   traces and a copy of provenance.  Free it with ordering_free. */
-struct ordering *order_record(struct link *link, const struct unit_section *order, size_t count, size_t hot,
-			      const char *provenance);
+   them traced) as the emitters read it, with a copy of provenance.  Free
+   it with ordering_free. */
+struct ordering *order_record(const struct unit_section *order, size_t count, size_t hot, const char *provenance);
 
-/* Prints the units in dependency order. */
-void order_print(struct link *link, enum output_format format, bool by_section);
+/* Prints the units in dependency order, the hot_count hot sections first. */
+void order_print(struct link *link, const struct unit_section *hot, size_t hot_count, enum output_format format,
+		 bool by_section);
 
 /* Prints the chain of references that pulled in a unit or symbol; returns 0,
    or EXIT_INPUT if the name is not part of the link. */

@@ -1,7 +1,10 @@
 /* deporder: the archive members (or input sections) a GNU ld link needs,
    computed as ld computes them, in dependency order. */
 #include "cli.h"
+#include "evaluate.h"
+#include "hot.h"
 #include "linkmodel.h"
+#include "pack.h"
 #include "../linkscripts/emit.h"
 
 #include <errno.h>
@@ -154,15 +157,15 @@ static const struct cli_command command = {
 };
 
 /* With whole units, how many leading units of order hold traced sections. */
-static size_t count_hot_units(const struct link *link, const struct unit_section *order, size_t n)
+static size_t count_hot_units(const struct hot_order *traced, const struct unit_section *order, size_t n)
 {
 	size_t i, k;
 
 	for (i = 0; i < n; i++) {
 		bool hot = false;
 
-		for (k = 0; k < link->hot_count && !hot; k++)
-			hot = link->hot[k].unit == order[i].unit;
+		for (k = 0; k < traced->count && !hot; k++)
+			hot = traced->sections[k].unit == order[i].unit;
 		if (!hot)
 			return i;
 	}
@@ -190,6 +193,7 @@ static void warn_if_worse(const char *path, double rate)
 int main(int argc, char **argv)
 {
 	struct link link = { 0 };
+	struct hot_order hot = { 0 };
 	enum output_format format;
 	enum emit_format emit;
 	bool by_section, use_cc, quiet, evaluate;
@@ -219,8 +223,8 @@ int main(int argc, char **argv)
 	trace_count = opt.trace_count;
 	weights = opt.weights;
 	link.keep_going = opt.keep_going;
-	link.order_data = !opt.no_data;
-	link.first_touch_only = opt.trace_order == 1;
+	hot.order_data = !opt.no_data;
+	hot.first_touch_only = opt.trace_order == 1;
 	if (use_cc) {
 		int n = 0;
 		char **args;
@@ -259,15 +263,14 @@ int main(int argc, char **argv)
 		return EXIT_INPUT;
 	closure_run(&link);
 	if (trace_count) {
-		link.trace_weights = weights;
-		link.evaluate = evaluate;
-		if (trace_hot(&link, traces, trace_count, map, trace_object, min_match))
+		hot.trace_weights = weights;
+		if (hot_from_traces(&hot, &link, traces, trace_count, map, trace_object, min_match))
 			return EXIT_INPUT;
-		trace_pack(&link, page_size);
+		pack_hot(&hot, page_size);
 		if (evaluate) {
-			trace_evaluate(&link, page_size);
+			status = evaluate_traces(&hot, &link, traces, trace_count, map, trace_object, page_size);
 			stdout_close_or_die();
-			return EXIT_OK;
+			return status;
 		}
 	}
 	if (by_section || format == FORMAT_JSON || why) {
@@ -275,23 +278,23 @@ int main(int argc, char **argv)
 			return EXIT_INPUT;
 		if (by_section)
 			sections_mark(&link);
-		if (by_section && trace_count && link.order_data)
-			trace_add_data(&link);
+		if (by_section && trace_count && hot.order_data)
+			hot_add_data(&hot, &link);
 	}
 	if (out && trace_count)
-		warn_if_worse(out, link.match_rate);
+		warn_if_worse(out, hot.match_rate);
 	if (out && !stdout_to_temporary(out))
 		fatal("%s: cannot create: %s", out, strerror(errno));
 	if (why) {
 		status = order_why(&link, why, by_section);
 	} else if (emit != EMIT_LIST) {
 		size_t n, k;
-		struct unit_section *order = order_compute(&link, by_section, &n);
+		struct unit_section *order = order_compute(&link, hot.sections, hot.count, by_section, &n);
 		struct ordering *record;
 		char *provenance = trace_count
 			? xasprintf("deporder (linkopt %s): %zu units, %zu of them from %zu trace%s, matched %.1f%%; link:",
-				    LINKOPT_VERSION, n, link.hot_count, trace_count, trace_count == 1 ? "" : "s",
-				    100 * link.match_rate)
+				    LINKOPT_VERSION, n, hot.count, trace_count, trace_count == 1 ? "" : "s",
+				    100 * hot.match_rate)
 			: xasprintf("deporder (linkopt %s): %zu units in dependency order; link:", LINKOPT_VERSION, n);
 
 		for (k = 0; k < trace_count; k++) {
@@ -306,14 +309,14 @@ int main(int argc, char **argv)
 			free(provenance);
 			provenance = more;
 		}
-		record = order_record(&link, order, n, by_section ? link.hot_count : count_hot_units(&link, order, n),
-				      provenance);
+		record = order_record(order, n, by_section ? hot.count : count_hot_units(&hot, order, n), provenance);
+		hot_add_edges(&hot, record);
 		status = emit_order(record, emit, ld_argv, ld_program);
 		ordering_free(record);
 		free(order);
 		free(provenance);
 	} else {
-		order_print(&link, format, by_section);
+		order_print(&link, hot.sections, hot.count, format, by_section);
 		status = 0;
 	}
 	stdout_close_or_die();

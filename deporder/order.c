@@ -229,7 +229,8 @@ char *unit_section_key(const struct unit *u, uint32_t section)
 	return xasprintf("%p\t%u", (const void *)u, section);
 }
 
-struct unit_section *order_compute(struct link *link, bool by_section, size_t *count)
+struct unit_section *order_compute(struct link *link, const struct unit_section *hot, size_t hot_count,
+				   bool by_section, size_t *count)
 {
 	struct walk w = { .link = link, .by_section = by_section };
 	struct unit_section *out = NULL;
@@ -237,10 +238,9 @@ struct unit_section *order_compute(struct link *link, bool by_section, size_t *c
 	size_t n = 0, capacity = 0, i;
 
 	compute_order(&w);
-	for (i = 0; i < link->hot_count + w.count; i++) {
-		struct unit_section us = i < link->hot_count ? link->hot[i]
-				       : (struct unit_section){ w.out_unit[i - link->hot_count],
-								w.out_section[i - link->hot_count] };
+	for (i = 0; i < hot_count + w.count; i++) {
+		struct unit_section us = i < hot_count ? hot[i]
+				       : (struct unit_section){ w.out_unit[i - hot_count], w.out_section[i - hot_count] };
 		char *key;
 		void **slot;
 
@@ -288,65 +288,7 @@ static void add_symbols(struct ordering_entry *e, const struct unit_section *us)
 	}
 }
 
-/* The name lld knows a section by: the first function it defines. */
-static const char *section_symbol(const struct unit_section *us)
-{
-	const struct unit *u = us->unit;
-	size_t k;
-
-	for (k = 1; k < u->elf.symbol_count; k++) {
-		const struct elf_symbol *s = &u->elf.symbols[k];
-
-		if (s->shndx == us->section && s->type == STT_FUNC && s->name[0])
-			return s->name;
-	}
-	return NULL;
-}
-
-/* lld's call graph from the traces alone: consecutive first touches of a
-   trace as caller and callee, weighted by how often the pair occurs. */
-static void add_edges(struct ordering *record, const struct link *link)
-{
-	struct strmap edges = { 0 };
-	char **keys = NULL;
-	size_t key_count = 0, key_capacity = 0, t, i;
-
-	for (t = 0; t < link->sequence_count; t++) {
-		const struct trace_sequence *sq = &link->sequences[t];
-		const char *previous = NULL;
-
-		/* Functions only: data sections in the sequence are skipped over. */
-		for (i = 0; i < sq->count; i++) {
-			const char *a = previous, *b = section_symbol(&sq->items[i]);
-			char *key;
-			void **slot;
-
-			if (!b)
-				continue;
-			previous = b;
-			if (!a)
-				continue;
-			key = xasprintf("%s %s", a, b);
-			slot = strmap_slot(&edges, key);
-			if (!*slot) {
-				*ARRAY_PUSH(keys, key_count, key_capacity) = key;
-				*ARRAY_PUSH(record->edges, record->edge_count, record->edge_capacity) =
-					(struct ordering_edge){ xstrdup(a), xstrdup(b), 0 };
-				*slot = (void *)(uintptr_t)record->edge_count; /* index + 1 */
-			} else {
-				free(key);
-			}
-			record->edges[(uintptr_t)*slot - 1].weight++;
-		}
-	}
-	strmap_free(&edges);
-	for (i = 0; i < key_count; i++)
-		free(keys[i]);
-	free(keys);
-}
-
-struct ordering *order_record(struct link *link, const struct unit_section *order, size_t count, size_t hot,
-			      const char *provenance)
+struct ordering *order_record(const struct unit_section *order, size_t count, size_t hot, const char *provenance)
 {
 	struct ordering *record = xcalloc(1, sizeof(*record));
 	size_t i;
@@ -362,11 +304,11 @@ struct ordering *order_record(struct link *link, const struct unit_section *orde
 	}
 	record->hot = hot;
 	record->provenance = xstrdup(provenance);
-	add_edges(record, link);
 	return record;
 }
 
-void order_print(struct link *link, enum output_format format, bool by_section)
+void order_print(struct link *link, const struct unit_section *hot, size_t hot_count, enum output_format format,
+		 bool by_section)
 {
 	struct walk w = { .link = link, .by_section = by_section };
 	size_t i, reached;
@@ -377,9 +319,9 @@ void order_print(struct link *link, enum output_format format, bool by_section)
 				printf("%s\n", link->units[i]->name);
 		return;
 	}
-	if (link->hot_count && format == FORMAT_LIST) {
+	if (hot_count && format == FORMAT_LIST) {
 		size_t n;
-		struct unit_section *order = order_compute(link, by_section, &n);
+		struct unit_section *order = order_compute(link, hot, hot_count, by_section, &n);
 
 		for (i = 0; i < n; i++) {
 			if (by_section)
