@@ -196,7 +196,8 @@ static void count_pages(uint64_t *pages, size_t n, uint64_t window, size_t *dist
 {
 	size_t i;
 
-	qsort(pages, n, sizeof(*pages), compare_u64);
+	if (n)
+		qsort(pages, n, sizeof(*pages), compare_u64);
 	*distinct = *windows = 0;
 	for (i = 0; i < n; i++) {
 		if (i && pages[i] == pages[i - 1])

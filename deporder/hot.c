@@ -327,7 +327,8 @@ int hot_from_traces(struct hot_order *hot, struct link *link, char **traces, siz
 	}
 	/* Used by every trace first, then by fewer; among equals, first touched
 	   first (or, with first_touch_only, first touched first alone). */
-	qsort_r(all.list, all.count, sizeof(*all.list), by_importance, &hot->first_touch_only);
+	if (all.count)
+		qsort_r(all.list, all.count, sizeof(*all.list), by_importance, &hot->first_touch_only);
 	for (i = 0; i < all.count; i++)
 		*ARRAY_PUSH(hot->sections, hot->count, hot->capacity) = all.list[i].us;
 	add_startup_files(hot, link, &all.index);
