@@ -1,7 +1,8 @@
 /* elfobj: libelf wrapped once into plain structs: an ELF file (relocatable
    object or shared library) with its sections, symbols, relocations and
-   symbol versions.  Every libelf call is checked; failures come back as a
-   message naming the call, never as a crash. */
+   symbol versions, and lookups by name (hashed) and by address (sorted),
+   each built on first use.  Every libelf call is checked; failures come
+   back as a message naming the call, never as a crash. */
 #ifndef LINKOPT_ELFOBJ_H
 #define LINKOPT_ELFOBJ_H
 
