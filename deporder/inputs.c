@@ -110,6 +110,7 @@ struct parse_state {
 };
 
 bool inputs_quiet;
+const char *inputs_linker;
 
 static struct strmap warned_options;
 
@@ -423,7 +424,7 @@ static const struct linker *default_linker(void)
 {
 	static const struct linker *linker;
 	static bool asked;
-	const char *ld = getenv("LD");
+	const char *ld = inputs_linker ? inputs_linker : getenv("LD");
 	char *why;
 
 	if (asked)

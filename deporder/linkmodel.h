@@ -132,6 +132,10 @@ bool inputs_linker_defines(const char *name);
 /* No warnings about skipped ld options. */
 extern bool inputs_quiet;
 
+/* The linker whose default script gives the library search path and the
+   linker-defined symbols: the one the compiler driver runs; NULL: $LD or ld. */
+extern const char *inputs_linker;
+
 /* Opens the files of one group or script (recursively). */
 int inputs_open_children(struct input *group, struct link_options *options);
 

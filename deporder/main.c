@@ -190,142 +190,160 @@ static void warn_if_worse(const char *path, double rate)
 	fclose(f);
 }
 
+/* The linker's arguments: the operands, or with --cc the command the
+   compiler driver would run; *ld_program is the linker to ask for its
+   default script.  A usage error exits. */
+static char **link_arguments(char **operands, int *count, char **ld_program)
+{
+	char **args = operands;
+	const char *ld = getenv("LD");
+
+	*ld_program = NULL;
+	if (opt.use_cc) {
+		if (*count == 0)
+			cli_usage_error("--cc needs a compiler command after --");
+		args = ccdriver_link_args(operands, count);
+		if (!args)
+			exit(EXIT_INPUT);
+		*ld_program = ccdriver_linker(operands[0]);
+	}
+	if (*count == 0)
+		cli_usage_error("no input files");
+	if (opt.trace_count && !opt.map)
+		cli_usage_error("--trace needs --map, the link map of the traced program (-Wl,-Map=FILE)");
+	if (opt.map && !opt.trace_count)
+		cli_usage_error("--map is for --trace");
+	if (opt.evaluate && (!opt.trace_count || opt.granularity != 1))
+		cli_usage_error("--evaluate needs --trace and --granularity=section");
+	if (!*ld_program)
+		*ld_program = xstrdup(ld && *ld ? ld : "ld");
+	return args;
+}
+
+/* Reads the link's inputs and computes its closure; exits on failure
+   unless --keep-going. */
+static void link_closure(struct link *link, char **args, int count, const char *ld_program)
+{
+	inputs_quiet = opt.quiet;
+	inputs_linker = ld_program;
+	link->keep_going = opt.keep_going;
+	link->options = inputs_parse(args, count);
+	if (!link->options)
+		exit(EXIT_USAGE);
+	link->seeds = (char **)opt.seeds.items;
+	link->seed_count = opt.seeds.count;
+	link->status = inputs_open(link->options, link->keep_going);
+	if (link->status && !link->keep_going)
+		exit(EXIT_INPUT);
+	closure_run(link);
+}
+
+/* What the link's first comment line records: the tool, the traces and
+   their match, and the link command. */
+static char *provenance(const struct hot_order *hot, size_t units, char **args, int count)
+{
+	char *text = opt.trace_count
+		? xasprintf("deporder (linkopt %s): %zu units, %zu of them from %zu trace%s, matched %.1f%%; link:",
+			    LINKOPT_VERSION, units, hot->count, opt.trace_count, opt.trace_count == 1 ? "" : "s",
+			    100 * hot->match_rate)
+		: xasprintf("deporder (linkopt %s): %zu units in dependency order; link:", LINKOPT_VERSION, units);
+	size_t k;
+
+	for (k = 0; k < opt.trace_count; k++) {
+		char *more = xasprintf("%s%s %s", text, k ? "," : " traces", opt.traces[k]);
+
+		free(text);
+		text = more;
+	}
+	for (k = 0; k < (size_t)count && k < 64; k++) {
+		char *more = xasprintf("%s %s", text, strstr(args[k], "*/") ? "..." : args[k]);
+
+		free(text);
+		text = more;
+	}
+	return text;
+}
+
+/* Completes --out: the file is replaced only when the run succeeded
+   (status 0); a failed run leaves the user's file alone. */
+static void out_complete(int status)
+{
+	if (status)
+		stdout_discard();
+	else if (stdout_commit(opt.out) < 0)
+		fatal("%s: cannot write: %s", opt.out, strerror(errno));
+}
+
+/* Prints the order in the form --emit names; returns the exit status. */
+static int emit(struct link *link, const struct hot_order *hot, char **args, int count, const char *ld_program)
+{
+	bool by_section = opt.granularity == 1;
+	size_t n;
+	struct unit_section *order = order_compute(link, hot->sections, hot->count, by_section, &n);
+	char *text = provenance(hot, n, args, count);
+	struct ordering *record = order_record(order, n, by_section ? hot->count : count_hot_units(hot, order, n), text);
+	int status;
+
+	hot_add_edges(hot, record);
+	status = emit_order(record, emit_values[opt.emit], args, ld_program);
+	ordering_free(record);
+	free(order);
+	free(text);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
+	static const enum output_format formats_by_index[] = { FORMAT_LIST, FORMAT_MEMBERS, FORMAT_JSON };
 	struct link link = { 0 };
 	struct hot_order hot = { 0 };
-	enum output_format format;
-	enum emit_format emit;
-	bool by_section, use_cc, quiet, evaluate;
-	const char *why, *out, *map, *trace_object;
-	double min_match;
-	unsigned long page_size;
-	char **traces, **ld_argv = NULL, *ld_program = NULL, **inputs;
-	size_t trace_count;
-	double *weights;
-	int input_count, status;
+	bool by_section;
+	char **args, *ld_program;
+	int count, status;
 
 	progname = "deporder";
-	input_count = cli_parse(&command, argc, argv, &inputs);
-	format = (enum output_format[]){ FORMAT_LIST, FORMAT_MEMBERS, FORMAT_JSON }[opt.format];
-	emit = emit_values[opt.emit];
+	count = cli_parse(&command, argc, argv, &args);
+	args = link_arguments(args, &count, &ld_program);
 	by_section = opt.granularity == 1;
-	use_cc = opt.use_cc;
-	quiet = opt.quiet;
-	evaluate = opt.evaluate;
-	why = opt.why;
-	out = opt.out;
-	map = opt.map;
-	trace_object = opt.trace_object;
-	min_match = opt.min_match;
-	page_size = opt.page_size;
-	traces = opt.traces;
-	trace_count = opt.trace_count;
-	weights = opt.weights;
-	link.keep_going = opt.keep_going;
+	link_closure(&link, args, count, ld_program);
 	hot.order_data = !opt.no_data;
 	hot.first_touch_only = opt.trace_order == 1;
-	if (use_cc) {
-		int n = 0;
-		char **args;
-
-		if (input_count == 0)
-			cli_usage_error("--cc needs a compiler command after --");
-		args = ccdriver_link_args(inputs, &n);
-		if (!args)
+	hot.trace_weights = opt.weights;
+	if (opt.trace_count) {
+		if (hot_from_traces(&hot, &link, opt.traces, opt.trace_count, opt.map, opt.trace_object, opt.min_match))
 			return EXIT_INPUT;
-		ld_program = ccdriver_linker(inputs[0]);
-		inputs = args;
-		input_count = n;
-	}
-	if (input_count == 0)
-		cli_usage_error("no input files");
-	if (trace_count && !map)
-		cli_usage_error("--trace needs --map, the link map of the traced program (-Wl,-Map=FILE)");
-	if (map && !trace_count)
-		cli_usage_error("--map is for --trace");
-	if (evaluate && (!trace_count || !by_section))
-		cli_usage_error("--evaluate needs --trace and --granularity=section");
-	if (!ld_program) {
-		const char *ld = getenv("LD");
-
-		ld_program = xstrdup(ld && *ld ? ld : "ld");
-	}
-	ld_argv = inputs;
-	inputs_quiet = quiet;
-	link.options = inputs_parse(inputs, input_count);
-	if (!link.options)
-		return EXIT_USAGE;
-	link.seeds = (char **)opt.seeds.items;
-	link.seed_count = opt.seeds.count;
-	link.status = inputs_open(link.options, link.keep_going);
-	if (link.status && !link.keep_going)
-		return EXIT_INPUT;
-	closure_run(&link);
-	if (trace_count) {
-		hot.trace_weights = weights;
-		if (hot_from_traces(&hot, &link, traces, trace_count, map, trace_object, min_match))
-			return EXIT_INPUT;
-		pack_hot(&hot, page_size);
-		if (evaluate) {
-			status = evaluate_traces(&hot, &link, traces, trace_count, map, trace_object, page_size);
+		pack_hot(&hot, opt.page_size);
+		if (opt.evaluate) {
+			status = evaluate_traces(&hot, &link, opt.traces, opt.trace_count, opt.map, opt.trace_object,
+						 opt.page_size);
 			stdout_close_or_die();
 			return status;
 		}
 	}
-	if (by_section || format == FORMAT_JSON || why) {
-		if (by_section && closure_load_relocs(&link) && !link.keep_going)
+	if (by_section) {
+		if (closure_load_relocs(&link) && !link.keep_going)
 			return EXIT_INPUT;
-		if (by_section)
-			sections_mark(&link);
-		if (by_section && trace_count && hot.order_data)
+		sections_mark(&link);
+		if (opt.trace_count && hot.order_data)
 			hot_add_data(&hot, &link);
 	}
-	if (out && trace_count)
-		warn_if_worse(out, hot.match_rate);
-	if (out && !stdout_to_temporary(out))
-		fatal("%s: cannot create: %s", out, strerror(errno));
-	if (why) {
-		status = order_why(&link, why, by_section);
-	} else if (emit != EMIT_LIST) {
-		size_t n, k;
-		struct unit_section *order = order_compute(&link, hot.sections, hot.count, by_section, &n);
-		struct ordering *record;
-		char *provenance = trace_count
-			? xasprintf("deporder (linkopt %s): %zu units, %zu of them from %zu trace%s, matched %.1f%%; link:",
-				    LINKOPT_VERSION, n, hot.count, trace_count, trace_count == 1 ? "" : "s",
-				    100 * hot.match_rate)
-			: xasprintf("deporder (linkopt %s): %zu units in dependency order; link:", LINKOPT_VERSION, n);
-
-		for (k = 0; k < trace_count; k++) {
-			char *more = xasprintf("%s%s %s", provenance, k ? "," : " traces", traces[k]);
-
-			free(provenance);
-			provenance = more;
-		}
-		for (k = 0; k < (size_t)input_count && k < 64; k++) {
-			char *more = xasprintf("%s %s", provenance, strstr(inputs[k], "*/") ? "..." : inputs[k]);
-
-			free(provenance);
-			provenance = more;
-		}
-		record = order_record(order, n, by_section ? hot.count : count_hot_units(&hot, order, n), provenance);
-		hot_add_edges(&hot, record);
-		status = emit_order(record, emit, ld_argv, ld_program);
-		ordering_free(record);
-		free(order);
-		free(provenance);
+	if (opt.out && opt.trace_count)
+		warn_if_worse(opt.out, hot.match_rate);
+	if (opt.out && !stdout_to_temporary(opt.out))
+		fatal("%s: cannot create: %s", opt.out, strerror(errno));
+	if (opt.why) {
+		status = order_why(&link, opt.why, by_section);
+	} else if (emit_values[opt.emit] != EMIT_LIST) {
+		status = emit(&link, &hot, args, count, ld_program);
 	} else {
-		order_print(&link, hot.sections, hot.count, format, by_section);
+		order_print(&link, hot.sections, hot.count, formats_by_index[opt.format], by_section);
 		status = 0;
 	}
 	stdout_close_or_die();
-	/* A failed run must not replace the user's file with a partial one. */
-	if (out && status) {
-		stdout_discard();
-		return status;
+	if (opt.out) {
+		out_complete(status);
+		if (status)
+			return status;
 	}
-	if (out && stdout_commit(out) < 0)
-		fatal("%s: cannot write: %s", out, strerror(errno));
 	return link.status ? link.status : status;
 }
