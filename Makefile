@@ -7,6 +7,7 @@ CC ?= cc
 CFLAGS ?= -O2 -g
 LDFLAGS ?=
 LDLIBS_ELF = -lelf -lz
+LDLIBS_JSON = -ljson-c
 WARN = -Wall -Wextra -Wno-sign-compare
 ALL_CFLAGS = -std=gnu11 $(WARN) -Ilib $(CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS)
@@ -15,7 +16,7 @@ ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize
 ALL_LDFLAGS += -fsanitize=address,undefined
 endif
 
-LIB_OBJS = lib/util.o lib/archive.o lib/elfobj.o lib/pagein_trace.o lib/cygtrace_trace.o lib/symbolize.o lib/ldmap.o lib/json.o
+LIB_OBJS = lib/util.o lib/archive.o lib/elfobj.o lib/pagein_trace.o lib/cygtrace_trace.o lib/symbolize.o lib/ldmap.o
 DEPORDER_OBJS = deporder/main.o deporder/inputs.o deporder/closure.o \
 	deporder/sections.o deporder/order.o deporder/ccdriver.o deporder/trace.o \
 	linkscripts/emit.o
@@ -24,7 +25,7 @@ DEPORDER_OBJS = deporder/main.o deporder/inputs.o deporder/closure.o \
 PROGS = deporder/deporder
 BIN_PROGS = deporder/deporder
 MAN1 = deporder/deporder.1
-OBJS = $(LIB_OBJS) $(DEPORDER_OBJS)
+OBJS = $(LIB_OBJS) $(DEPORDER_OBJS) lib/json.o
 
 all: build
 -include $(sort $(wildcard */build.mk))
@@ -36,7 +37,7 @@ build: $(PROGS)
 
 .deps-ok: scripts/need-deps
 	@scripts/need-deps '$(CC)' libelf.h=libelf-dev gelf.h=libelf-dev elfutils/libdw.h=libdw-dev \
-		valgrind/pub_tool_basics.h=valgrind
+		json-c/json.h=libjson-c-dev valgrind/pub_tool_basics.h=valgrind
 	@touch $@
 
 %.o: %.c .flags .deps-ok

@@ -6,7 +6,7 @@ MAN1 += pgo-driver/pgo-run.1
 OBJS += $(PGO_RUN_OBJS)
 
 pgo-driver/pgo-run: $(PGO_RUN_OBJS) lib/util.o lib/json.o
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS_JSON)
 
 bench-pgo: pgo-driver/pgo-run
 	TOP='$(CURDIR)' bench/pgo/run
