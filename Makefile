@@ -6,7 +6,7 @@ DESTDIR ?=
 CC ?= cc
 CFLAGS ?= -O2 -g
 LDFLAGS ?=
-LDLIBS_ELF = -lelf -lz
+LDLIBS_ELF = -ldw -lelf -lz
 LDLIBS_JSON = -ljson-c
 WARN = -Wall -Wextra -Wno-sign-compare
 ALL_CFLAGS = -std=gnu11 $(WARN) -Ilib $(CFLAGS)

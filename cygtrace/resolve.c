@@ -101,7 +101,7 @@ static void print_edges(struct symbolizer *sym, struct cygtrace_trace *traces, i
 int main(int argc, char **argv)
 {
 	struct cygtrace_trace *traces;
-	struct symbolizer *sym = symbolizer_new();
+	struct symbolizer *sym = symbolizer_new(getenv("CYGTRACE_DEBUGINFO_PATH"));
 	struct entry *entries = NULL;
 	struct counts c = { 0 };
 	struct strmap seen = { 0 };
