@@ -6,7 +6,8 @@ DESTDIR ?=
 CC ?= cc
 CFLAGS ?= -O2 -g
 LDFLAGS ?=
-LDLIBS_ELF = -ldw -lelf -lz
+LDLIBS_ELF = -lelf -lz
+LDLIBS_DW = -ldw
 LDLIBS_JSON = -ljson-c
 WARN = -Wall -Wextra -Wno-sign-compare
 ALL_CFLAGS = -std=gnu11 $(WARN) -Ilib $(CFLAGS)
@@ -16,7 +17,7 @@ ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize
 ALL_LDFLAGS += -fsanitize=address,undefined
 endif
 
-LIB_OBJS = lib/util.o lib/archive.o lib/elfobj.o lib/pagein_trace.o lib/cygtrace_trace.o lib/symbolize.o lib/ldmap.o
+LIB_OBJS = lib/util.o lib/archive.o lib/elfobj.o lib/pagein_trace.o lib/cygtrace_trace.o lib/ldmap.o
 DEPORDER_OBJS = deporder/main.o deporder/inputs.o deporder/closure.o \
 	deporder/sections.o deporder/order.o deporder/ccdriver.o deporder/trace.o \
 	linkscripts/emit.o
@@ -25,7 +26,7 @@ DEPORDER_OBJS = deporder/main.o deporder/inputs.o deporder/closure.o \
 PROGS = deporder/deporder
 BIN_PROGS = deporder/deporder
 MAN1 = deporder/deporder.1
-OBJS = $(LIB_OBJS) $(DEPORDER_OBJS) lib/json.o
+OBJS = $(LIB_OBJS) $(DEPORDER_OBJS) lib/json.o lib/symbolize.o
 
 all: build
 -include $(sort $(wildcard */build.mk))
