@@ -2,8 +2,9 @@
 # gcov's JSON through likely-check profile: a source folder named with
 # characters beyond Latin-1 (U+4E2D, and U+1F600 as a surrogate pair)
 # written as \u escapes decodes to the file system's UTF-8, so the site
-# gets gcov's counts, as from gcov's own output; malformed JSON is refused
-# with its line and column.
+# gets gcov's counts, as from gcov's own output; a Latin-1 name that gcc
+# writes as raw bytes is kept; malformed JSON is refused with its line and
+# column.
 # The JSON the tools write escapes control characters and leaves UTF-8 alone.
 . "$TESTDIR/lib.sh"
 LC=$TOP/likely-check/likely-check
@@ -38,22 +39,37 @@ cat "$GCOV_JSON"
 EOF2
 chmod +x bin/gcov
 
-# x > 5 was true 4 times in 10 (expected false): 6 right, 4 wrong.
-cat > escaped.json <<EOF2
+# gcov's document for FILE (as written in JSON): x > 5 was true 4 times in
+# 10 (expected false), so 6 right, 4 wrong.
+gcov_json() {
+	cat <<EOF2
 {"format_version": "1", "gcc_version": "12.2.0",
- "files": [{"file": "$escaped/u.c",
+ "files": [{"file": "$1",
    "functions": [{"name": "hinted", "demangled_name": "hinted", "start_line": 1, "end_line": 6,
                   "execution_count": 10}],
    "lines": [{"line_number": 3, "count": 10, "unexecuted_block": false, "function_name": "hinted",
               "branches": [{"count": 4, "throw": false, "fallthrough": false},
                            {"count": 6, "throw": false, "fallthrough": true}]}]}]}
 EOF2
+}
+gcov_json "$escaped/u.c" > escaped.json
 GCOV_JSON=$PWD/escaped.json PATH=$PWD/bin:$PATH "$LC" profile --out escaped.data "$name/u.c" 2> escaped.err ||
 	{ cat escaped.err >&2; fail "profile of the escaped document failed"; }
 expect_empty escaped.err "profile of the escaped document: stderr"
 printf 'site 6 4 0 0 3\t%s/u.c\thinted\tx > 5\n' "$name" > want
 grep '^site' escaped.data > got
 expect_same want got "the site read through \\u escapes"
+
+# gcc writes a file name that is not UTF-8 as its bytes, unescaped: kept.
+latin=$'lat\xe9'
+mkdir "$latin"
+cp "$name/u.c" "$latin/u.c"
+gcov_json "$latin/u.c" > raw.json
+GCOV_JSON=$PWD/raw.json PATH=$PWD/bin:$PATH "$LC" profile --out raw.data "$latin/u.c" 2> raw.err ||
+	{ cat raw.err >&2; fail "profile of a Latin-1 file name failed"; }
+printf 'site 6 4 0 0 3\t%s/u.c\thinted\tx > 5\n' "$latin" > want-raw
+grep '^site' raw.data > got
+expect_same want-raw got "a Latin-1 file name, unescaped"
 
 # gcc's own gcov writes the same names as raw UTF-8: the same site.
 if command -v gcov > /dev/null; then
