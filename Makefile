@@ -7,6 +7,8 @@ CC ?= cc
 CFLAGS ?= -O2 -g
 LDFLAGS ?=
 LDLIBS_ELF = -lelf -lz
+LDLIBS_DW = -ldw
+LDLIBS_JSON = -ljson-c
 WARN = -Wall -Wextra -Wno-sign-compare -Wno-missing-field-initializers
 ALL_CFLAGS = -std=gnu11 $(WARN) -Ilib $(CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS)
@@ -15,7 +17,7 @@ ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize
 ALL_LDFLAGS += -fsanitize=address,undefined
 endif
 
-LIB_OBJS = lib/util.o lib/cli.o lib/archive.o lib/elfobj.o lib/trace.o lib/symbolize.o lib/ldmap.o lib/json.o lib/ordering.o
+LIB_OBJS = lib/util.o lib/cli.o lib/archive.o lib/elfobj.o lib/trace.o lib/ldmap.o lib/ordering.o
 LIB_OBJS += lib/proc.o lib/linker.o
 DEPORDER_OBJS = deporder/main.o deporder/inputs.o deporder/closure.o \
 	deporder/sections.o deporder/order.o deporder/ccdriver.o deporder/hot.o deporder/pack.o \
@@ -25,7 +27,7 @@ DEPORDER_OBJS = deporder/main.o deporder/inputs.o deporder/closure.o \
 PROGS = deporder/deporder
 BIN_PROGS = deporder/deporder
 MAN1 = deporder/deporder.1
-OBJS = $(LIB_OBJS) $(DEPORDER_OBJS)
+OBJS = $(LIB_OBJS) $(DEPORDER_OBJS) lib/json.o lib/symbolize.o
 
 all: build
 -include $(sort $(wildcard */build.mk))
@@ -37,7 +39,7 @@ build: $(PROGS)
 
 .deps-ok: scripts/need-deps
 	@scripts/need-deps '$(CC)' libelf.h=libelf-dev gelf.h=libelf-dev elfutils/libdw.h=libdw-dev \
-		valgrind/pub_tool_basics.h=valgrind
+		json-c/json.h=libjson-c-dev valgrind/pub_tool_basics.h=valgrind
 	@touch $@
 
 %.o: %.c .flags .deps-ok

@@ -18,8 +18,8 @@ cygtrace/libcygtrace.so: cygtrace/runtime.pic.o
 cygtrace/libcygtrace.a: cygtrace/runtime.pic.o
 	rm -f $@ && ar rcs $@ $<
 
-cygtrace/cygtrace-resolve: cygtrace/resolve.o $(LIB_OBJS)
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS_ELF)
+cygtrace/cygtrace-resolve: cygtrace/resolve.o lib/symbolize.o $(LIB_OBJS)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS_DW) $(LDLIBS_ELF)
 
 install::
 	install -d '$(DESTDIR)$(PREFIX)/lib'

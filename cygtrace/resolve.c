@@ -95,8 +95,8 @@ static void print_edges(struct symbolizer *sym, struct trace *traces, int count)
 
 			if (!caller_image || !callee_image)
 				continue;
-			caller = elfobj_function_containing(&caller_image->elf, 0, e->call_site - caller_object->base);
-			callee = elfobj_function_at(&callee_image->elf, 0, e->function - callee_object->base);
+			caller = image_function_containing(caller_image, e->call_site - caller_object->base);
+			callee = image_function_at(callee_image, e->function - callee_object->base);
 			if (!caller || !callee)
 				continue;
 			key = xasprintf("%s %s", caller->name, callee->name);
@@ -117,7 +117,7 @@ static void print_edges(struct symbolizer *sym, struct trace *traces, int count)
 int main(int argc, char **argv)
 {
 	struct trace *traces;
-	struct symbolizer *sym = symbolizer_new();
+	struct symbolizer *sym = symbolizer_new(getenv("CYGTRACE_DEBUGINFO_PATH"));
 	struct entry *entries = NULL;
 	struct counts c = { 0 };
 	struct strmap seen = { 0 };
@@ -156,7 +156,7 @@ int main(int argc, char **argv)
 				c.outside++;
 				continue;
 			}
-			s = elfobj_function_at(&image->elf, 0, r->address - object->base);
+			s = image_function_at(image, r->address - object->base);
 			if (!s) {
 				c.inlined++;
 				continue;

@@ -216,6 +216,53 @@ static int read_symbols(struct elf_object *obj, Elf *elf, uint32_t symtab, char 
 	return 0;
 }
 
+/* Refuses other machines and classes, and files of the wrong type: for a
+   link (linked false) or for resolving addresses (linked true). */
+static int check_kind(int elf_class, const GElf_Ehdr *eh, bool linked, char **why)
+{
+	const char *mname;
+
+	if (elf_class != elfobj_host_class || eh->e_machine != elfobj_host_machine) {
+		mname = machine_name(eh->e_machine);
+		if (mname)
+			*why = xasprintf("wrong target: ELF file for %s (%d-bit), not for this %s-bit %s link",
+					 mname, elf_class == ELFCLASS32 ? 32 : 64,
+					 elfobj_host_class == ELFCLASS32 ? "32" : "64",
+					 machine_name(elfobj_host_machine));
+		else
+			*why = xasprintf("wrong target: ELF file for machine %u (%d-bit), not for this %s-bit %s link",
+					 eh->e_machine, elf_class == ELFCLASS32 ? 32 : 64,
+					 elfobj_host_class == ELFCLASS32 ? "32" : "64",
+					 machine_name(elfobj_host_machine));
+		return -1;
+	}
+	if (linked && eh->e_type != ET_EXEC && eh->e_type != ET_DYN) {
+		*why = xstrdup("cannot resolve: not an executable or shared library");
+		return -1;
+	}
+	if (!linked && eh->e_type != ET_REL && eh->e_type != ET_DYN) {
+		*why = xstrdup(eh->e_type == ET_EXEC ? "cannot link: it is an executable, not an object or shared library"
+				: "cannot link: not a relocatable object or shared library");
+		return -1;
+	}
+	return 0;
+}
+
+static int check_section_table(Elf *elf, const GElf_Ehdr *eh, size_t size, char **why)
+{
+	/* libelf reads a cut section header table as no sections at all. */
+	if (eh->e_shoff > size || (eh->e_shnum && eh->e_shentsize < gelf_fsize(elf, ELF_T_SHDR, 1, EV_CURRENT)) ||
+	    (uint64_t)eh->e_shnum * eh->e_shentsize > size - eh->e_shoff) {
+		*why = xstrdup("cannot read ELF: the section header table extends past the end of the file (truncated?)");
+		return -1;
+	}
+	if (eh->e_shoff == 0 || (eh->e_shnum == 0 && eh->e_shentsize == 0)) {
+		*why = xstrdup("cannot read ELF: no section header table");
+		return -1;
+	}
+	return 0;
+}
+
 static int open_elf(struct elf_object *obj, const char *name, void *data, size_t size, char **why, bool linked);
 
 int elfobj_open(struct elf_object *obj, const char *name, void *data, size_t size, char **why)
@@ -234,7 +281,6 @@ static int open_elf(struct elf_object *obj, const char *name, void *data, size_t
 	GElf_Ehdr eh;
 	size_t shnum, shstrndx, i;
 	uint32_t symtab = 0;
-	const char *mname;
 
 	memset(obj, 0, sizeof(*obj));
 	obj->name = name;
@@ -266,39 +312,10 @@ static int open_elf(struct elf_object *obj, const char *name, void *data, size_t
 	obj->elf_class = gelf_getclass(elf);
 	obj->type = eh.e_type;
 	obj->machine = eh.e_machine;
-	if (obj->elf_class != elfobj_host_class || obj->machine != elfobj_host_machine) {
-		mname = machine_name(obj->machine);
-		if (mname)
-			*why = xasprintf("wrong target: ELF file for %s (%d-bit), not for this %s-bit %s link",
-					 mname, obj->elf_class == ELFCLASS32 ? 32 : 64,
-					 elfobj_host_class == ELFCLASS32 ? "32" : "64",
-					 machine_name(elfobj_host_machine));
-		else
-			*why = xasprintf("wrong target: ELF file for machine %u (%d-bit), not for this %s-bit %s link",
-					 obj->machine, obj->elf_class == ELFCLASS32 ? 32 : 64,
-					 elfobj_host_class == ELFCLASS32 ? "32" : "64",
-					 machine_name(elfobj_host_machine));
+	if (check_kind(obj->elf_class, &eh, linked, why) < 0)
 		goto fail;
-	}
-	if (linked && eh.e_type != ET_EXEC && eh.e_type != ET_DYN) {
-		*why = xstrdup("cannot resolve: not an executable or shared library");
+	if (check_section_table(elf, &eh, size, why) < 0)
 		goto fail;
-	}
-	if (!linked && eh.e_type != ET_REL && eh.e_type != ET_DYN) {
-		*why = xstrdup(eh.e_type == ET_EXEC ? "cannot link: it is an executable, not an object or shared library"
-				: "cannot link: not a relocatable object or shared library");
-		goto fail;
-	}
-	/* libelf reads a cut section header table as no sections at all. */
-	if (eh.e_shoff > size || (eh.e_shnum && eh.e_shentsize < gelf_fsize(elf, ELF_T_SHDR, 1, EV_CURRENT)) ||
-	    (uint64_t)eh.e_shnum * eh.e_shentsize > size - eh.e_shoff) {
-		*why = xstrdup("cannot read ELF: the section header table extends past the end of the file (truncated?)");
-		goto fail;
-	}
-	if (eh.e_shoff == 0 || (eh.e_shnum == 0 && eh.e_shentsize == 0)) {
-		*why = xstrdup("cannot read ELF: no section header table");
-		goto fail;
-	}
 	if (elf_getshdrnum(elf, &shnum) != 0) {
 		*why = libelf_failure("elf_getshdrnum");
 		goto fail;
@@ -503,6 +520,36 @@ bool elfobj_build_id(const struct elf_object *obj, char *hex, size_t hex_size)
 	}
 	return false;
 }
+
+int elfobj_check_linked(void *elf, char **why)
+{
+	GElf_Ehdr eh;
+	size_t size;
+
+	if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
+		*why = xasprintf("cannot read ELF: not a valid ELF file (%s)", elf_errmsg(-1));
+		return -1;
+	}
+	if (check_kind(gelf_getclass(elf), &eh, true, why) < 0)
+		return -1;
+	if (!elf_rawfile(elf, &size)) {
+		*why = libelf_failure("elf_rawfile");
+		return -1;
+	}
+	return check_section_table(elf, &eh, size, why);
+}
+
+const char *elfobj_section_name(void *elf, size_t index)
+{
+	Elf_Scn *scn = elf_getscn(elf, index);
+	size_t shstrndx;
+	GElf_Shdr sh;
+
+	if (!scn || !gelf_getshdr(scn, &sh) || elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return NULL;
+	return elf_strptr(elf, shstrndx, sh.sh_name);
+}
+
 
 static void name_index_build(struct name_index *x, size_t count, const char *(*name_of)(const struct elf_object *, size_t),
 			     const struct elf_object *obj)

@@ -76,6 +76,14 @@ bool elfobj_build_id(const struct elf_object *obj, char *hex, size_t hex_size);
    0, or -1 with *why set. */
 int elfobj_load_relocs(struct elf_object *obj, char **why);
 
+/* Checks that elf, an Elf * opened elsewhere (libdwfl's), is an executable
+   or shared library for this machine, as elfobj_open_linked does; returns
+   0, or -1 with *why set to a newly allocated message. */
+int elfobj_check_linked(void *elf, char **why);
+
+/* The name of section index of elf, an Elf * opened elsewhere, or NULL. */
+const char *elfobj_section_name(void *elf, size_t index);
+
 /* Index of the first section named name, or 0 (a hash lookup). */
 uint32_t elfobj_section_by_name(const struct elf_object *obj, const char *name);
 

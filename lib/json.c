@@ -1,190 +1,123 @@
 #include "json.h"
 #include "util.h"
 
+#include <json-c/json_object.h>
+#include <json-c/json_object_iterator.h>
+#include <json-c/json_tokener.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct parser {
-	const char *p;
-	const char *error;
-};
+/* Deeper than any gcov output; bounds the copy's recursion too. */
+enum { MAX_DEPTH = 64 };
 
-static void skip_blanks(struct parser *ps)
-{
-	while (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n' || *ps->p == '\r')
-		ps->p++;
-}
+static char parse_error[256];
 
-static struct json *parse_value(struct parser *ps, int depth);
-
-static char *parse_string(struct parser *ps)
-{
-	size_t len = 0, cap = 16;
-	char *s = xmalloc(cap);
-
-	ps->p++;
-	while (*ps->p != '"') {
-		char c = *ps->p++;
-
-		if (c == '\0') {
-			ps->error = "unterminated string";
-			free(s);
-			return NULL;
-		}
-		if (c == '\\') {
-			c = *ps->p++;
-			switch (c) {
-			case 'n': c = '\n'; break;
-			case 't': c = '\t'; break;
-			case 'r': c = '\r'; break;
-			case 'b': c = '\b'; break;
-			case 'f': c = '\f'; break;
-			case 'u':
-				/* names in gcov output are ASCII; keep a marker for the rest */
-				if (strlen(ps->p) < 4) {
-					ps->error = "bad \\u escape";
-					free(s);
-					return NULL;
-				}
-				c = '?';
-				if (strncmp(ps->p, "00", 2) == 0)
-					c = (char)strtol((char[]){ ps->p[2], ps->p[3], 0 }, NULL, 16);
-				ps->p += 4;
-				break;
-			case '\0':
-				ps->error = "unterminated string";
-				free(s);
-				return NULL;
-			default: break;
-			}
-		}
-		grow_array(&s, &cap, len + 2, 1);
-		s[len++] = c;
-	}
-	ps->p++;
-	s[len] = '\0';
-	return s;
-}
-
-static struct json *parse_container(struct parser *ps, int depth, bool object)
+/* Copies a json-c value into the plain tree the callers walk. */
+static struct json *copy_value(struct json_object *from)
 {
 	struct json *v = xcalloc(1, sizeof(*v));
-	size_t cap = 0, key_cap = 0, key_count = 0;
+	size_t i, len;
 
-	v->type = object ? JSON_OBJECT : JSON_ARRAY;
-	ps->p++;
-	skip_blanks(ps);
-	if (*ps->p == (object ? '}' : ']')) {
-		ps->p++;
-		return v;
-	}
-	for (;;) {
-		struct json *item;
-
-		skip_blanks(ps);
-		if (object) {
-			char *key;
-
-			if (*ps->p != '"') {
-				ps->error = "expected a member name";
-				goto fail;
-			}
-			key = parse_string(ps);
-			if (!key)
-				goto fail;
-			*ARRAY_PUSH(v->keys, key_count, key_cap) = key;
-			skip_blanks(ps);
-			if (*ps->p != ':') {
-				ps->error = "expected ':'";
-				goto fail;
-			}
-			ps->p++;
-		}
-		item = parse_value(ps, depth + 1);
-		if (!item)
-			goto fail;
-		*ARRAY_PUSH(v->items, v->count, cap) = item;
-		skip_blanks(ps);
-		if (*ps->p == ',') {
-			ps->p++;
-			continue;
-		}
-		if (*ps->p == (object ? '}' : ']')) {
-			ps->p++;
-			return v;
-		}
-		ps->error = object ? "expected ',' or '}'" : "expected ',' or ']'";
-		goto fail;
-	}
-fail:
-	if (object && key_count > v->count) {
-		free(v->keys[key_count - 1]);
-		key_count--;
-	}
-	json_free(v);
-	return NULL;
-}
-
-static struct json *parse_value(struct parser *ps, int depth)
-{
-	struct json *v;
-	char *end;
-
-	if (depth > 64) {
-		ps->error = "nested too deeply";
-		return NULL;
-	}
-	skip_blanks(ps);
-	switch (*ps->p) {
-	case '{': return parse_container(ps, depth, true);
-	case '[': return parse_container(ps, depth, false);
-	case '"':
-		v = xcalloc(1, sizeof(*v));
-		v->type = JSON_STRING;
-		v->string = parse_string(ps);
-		if (!v->string) {
-			free(v);
-			return NULL;
-		}
-		return v;
-	}
-	v = xcalloc(1, sizeof(*v));
-	if (strncmp(ps->p, "true", 4) == 0) {
+	switch (json_object_get_type(from)) {
+	case json_type_null:
+		v->type = JSON_NULL;
+		break;
+	case json_type_boolean:
 		v->type = JSON_BOOL;
-		v->number = 1;
-		ps->p += 4;
-	} else if (strncmp(ps->p, "false", 5) == 0) {
-		v->type = JSON_BOOL;
-		ps->p += 5;
-	} else if (strncmp(ps->p, "null", 4) == 0) {
-		ps->p += 4;
-	} else {
+		v->number = json_object_get_boolean(from);
+		break;
+	case json_type_int:
+	case json_type_double:
 		v->type = JSON_NUMBER;
-		v->number = strtod(ps->p, &end);
-		if (end == ps->p) {
-			ps->error = "unexpected character";
-			free(v);
-			return NULL;
+		v->number = json_object_get_double(from);
+		break;
+	case json_type_string:
+		v->type = JSON_STRING;
+		len = (size_t)json_object_get_string_len(from);
+		v->string = xmalloc(len + 1);
+		memcpy(v->string, json_object_get_string(from), len);
+		v->string[len] = '\0';
+		break;
+	case json_type_array:
+		v->type = JSON_ARRAY;
+		v->count = json_object_array_length(from);
+		v->items = xcalloc(v->count ? v->count : 1, sizeof(*v->items));
+		for (i = 0; i < v->count; i++)
+			v->items[i] = copy_value(json_object_array_get_idx(from, i));
+		break;
+	case json_type_object: {
+		struct json_object_iterator it = json_object_iter_begin(from);
+		struct json_object_iterator end = json_object_iter_end(from);
+
+		v->type = JSON_OBJECT;
+		len = (size_t)json_object_object_length(from);
+		v->items = xcalloc(len ? len : 1, sizeof(*v->items));
+		v->keys = xcalloc(len ? len : 1, sizeof(*v->keys));
+		for (; !json_object_iter_equal(&it, &end) && v->count < len; json_object_iter_next(&it)) {
+			v->keys[v->count] = xstrdup(json_object_iter_peek_name(&it));
+			v->items[v->count] = copy_value(json_object_iter_peek_value(&it));
+			v->count++;
 		}
-		ps->p = end;
+		break;
+	}
 	}
 	return v;
 }
 
-struct json *json_parse(const char *text, const char **error)
+/* Says where offset is in text, as an editor counts: lines and characters
+   (UTF-8 sequences, not bytes) from 1. */
+static void set_error(const char *text, size_t offset, const char *what)
 {
-	struct parser ps = { text, NULL };
-	struct json *v = parse_value(&ps, 0);
+	unsigned long line = 1, column = 1;
+	size_t i;
 
-	if (v) {
-		skip_blanks(&ps);
-		if (*ps.p != '\0') {
-			ps.error = "trailing text after the value";
-			json_free(v);
-			v = NULL;
+	for (i = 0; i < offset && text[i]; i++) {
+		if (text[i] == '\n') {
+			line++;
+			column = 1;
+		} else if (((unsigned char)text[i] & 0xc0) != 0x80) {
+			column++;
 		}
 	}
-	*error = ps.error;
+	snprintf(parse_error, sizeof(parse_error), "line %lu column %lu: %s", line, column, what);
+}
+
+struct json *json_parse(const char *text, const char **error)
+{
+	size_t len = strlen(text), end;
+	struct json_tokener *tokener;
+	struct json_object *root;
+	struct json *v = NULL;
+
+	*error = NULL;
+	if (len >= INT_MAX) {
+		set_error(text, 0, "the document is too large (2 GiB or more)");
+		*error = parse_error;
+		return NULL;
+	}
+	tokener = json_tokener_new_ex(MAX_DEPTH);
+	if (!tokener)
+		fatal("out of memory");
+	/* The terminating NUL ends a number at the very end of the text. */
+	root = json_tokener_parse_ex(tokener, text, (int)len + 1);
+	end = json_tokener_get_parse_end(tokener);
+	if (json_tokener_get_error(tokener) != json_tokener_success) {
+		set_error(text, end, json_tokener_error_desc(json_tokener_get_error(tokener)));
+		goto done;
+	}
+	end += strspn(text + end, " \t\r\n");
+	if (text[end] != '\0') {
+		set_error(text, end, "trailing text after the value");
+		goto done;
+	}
+	v = copy_value(root);
+done:
+	json_object_put(root);
+	json_tokener_free(tokener);
+	if (!v)
+		*error = parse_error;
 	return v;
 }
 

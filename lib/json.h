@@ -1,13 +1,16 @@
-/* json: a small JSON reader, for gcov's --json-format output. */
+/* json: a JSON document read with json-c into a plain tree, for gcov's
+   --json-format output.  Strings are UTF-8: \u escapes, surrogate pairs
+   included, are decoded; bytes gcc writes unescaped (a file name that is
+   not UTF-8, a control character) are kept as they are. */
 #ifndef LINKOPT_JSON_H
 #define LINKOPT_JSON_H
 
 #include <stddef.h>
 
-enum json_type { JSON_NULL, JSON_BOOL, JSON_NUMBER, JSON_STRING, JSON_ARRAY, JSON_OBJECT };
+enum json_kind { JSON_NULL, JSON_BOOL, JSON_NUMBER, JSON_STRING, JSON_ARRAY, JSON_OBJECT };
 
 struct json {
-	enum json_type type;
+	enum json_kind type;
 	double number;          /* JSON_NUMBER, JSON_BOOL */
 	char *string;           /* JSON_STRING */
 	struct json **items;    /* JSON_ARRAY values, JSON_OBJECT values */
@@ -15,7 +18,8 @@ struct json {
 	size_t count;
 };
 
-/* Parses text (NUL-terminated); NULL with *error set to what is wrong. */
+/* Parses text (NUL-terminated, one value and blanks); NULL with *error set
+   to "line L column C: what is wrong", kept until the next json_parse. */
 struct json *json_parse(const char *text, const char **error);
 /* The member key of an object, or NULL (also when v is not an object). */
 const struct json *json_get(const struct json *v, const char *key);

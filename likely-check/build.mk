@@ -8,7 +8,7 @@ OBJS += $(LIKELY_CHECK_OBJS)
 LIBDIR_LINKOPT ?= $(PREFIX)/lib/linkopt
 
 likely-check/likely-check: $(LIKELY_CHECK_OBJS) lib/util.o lib/cli.o lib/json.o lib/proc.o
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS_JSON)
 
 # The runtime is loaded into other people's programs (LD_PRELOAD too), so it
 # is built without the sanitizers even under SAN=1: an ASan runtime cannot be

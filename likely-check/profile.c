@@ -565,7 +565,8 @@ static const struct json *gcov_file(const struct json *gcov, const char *path)
 	return hit;
 }
 
-/* gcov's JSON for source: one object per --stdout document. */
+/* gcov's JSON for source: one object per --stdout document; NULL after
+   saying why. */
 static struct json *run_gcov(const char *source, const struct profile_options *o)
 {
 	char *argv[8], *out;
@@ -584,11 +585,13 @@ static struct json *run_gcov(const char *source, const struct profile_options *o
 	argv[n++] = (char *)source;
 	argv[n] = NULL;
 	out = run_capture(argv);
-	if (!out)
+	if (!out) {
+		error("%s: no gcov data (was it built with --coverage and run?)", source);
 		return NULL;
+	}
 	json = json_parse(out, &why);
 	if (!json)
-		error("%s: cannot read gcov's JSON output: %s", source, why);
+		error("%s: cannot parse gcov's JSON output: %s", source, why);
 	free(out);
 	return json;
 }
@@ -629,10 +632,8 @@ int profile_source(struct site_table *table, const char *source, const struct pr
 	if (o->macros_only)
 		count = 0;
 	gcov = count ? run_gcov(source, o) : NULL;
-	if (count && !gcov) {
-		error("%s: no gcov data (was it built with --coverage and run?)", source);
+	if (count && !gcov)
 		return -1;
-	}
 	for (i = 0; i < count; i++) {
 		struct found *f = &found[i];
 		const struct json *file = gcov_file(gcov, f->file);

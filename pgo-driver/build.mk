@@ -9,7 +9,7 @@ PGO_RUN_OBJS += pgo-driver/session.o pgo-driver/report.o pgo-driver/build.o pgo-
 	pgo-driver/merge.o pgo-driver/bench.o pgo-driver/commands.o pgo-driver/files.o
 
 pgo-driver/pgo-run: $(PGO_RUN_OBJS) lib/util.o lib/cli.o lib/json.o lib/proc.o
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS_JSON)
 
 bench-pgo: pgo-driver/pgo-run
 	TOP='$(CURDIR)' bench/pgo/run
