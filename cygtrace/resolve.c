@@ -114,69 +114,54 @@ static void print_edges(struct symbolizer *sym, struct trace *traces, int count)
 		printf("%s %llu\n", keys[i], (unsigned long long)*(uint64_t *)strmap_get(&totals, keys[i]));
 }
 
-int main(int argc, char **argv)
+struct entries {
+	struct entry *items;
+	size_t count, capacity;
+};
+
+/* Resolves every first entry of one trace, counting what cannot be. */
+static void resolve_trace(struct symbolizer *sym, const struct trace *t, struct entries *out, struct counts *c)
 {
-	struct trace *traces;
-	struct symbolizer *sym = symbolizer_new(getenv("CYGTRACE_DEBUGINFO_PATH"));
-	struct entry *entries = NULL;
-	struct counts c = { 0 };
-	struct strmap seen = { 0 };
-	size_t entry_count = 0, entry_capacity = 0, i, rank = 0;
-	int k, count;
-	bool json;
-	char **files;
+	size_t i;
 
-	progname = "cygtrace-resolve";
-	count = cli_parse(&command, argc, argv, &files);
-	json = format == 1;
-	traces = xcalloc(count, sizeof(*traces));
-	for (k = 0; k < count; k++) {
-		char *why;
+	for (i = 0; i < t->event_count; i++) {
+		const struct trace_event *r = &t->events[i];
+		const struct trace_object *object;
+		struct image *image = image_for(sym, t, r->address, &object);
+		const struct elf_symbol *s;
+		struct entry *e;
 
-		if (trace_read_format(files[k], TRACE_CYGTRACE, &traces[k], &why) < 0)
-			fatal("%s: %s", files[k], why);
-		if (!traces[k].complete && !quiet)
-			warn("%s: the trace has no '# end' line: it was cut short", files[k]);
-	}
-	if (edges) {
-		print_edges(sym, traces, count);
-		stdout_close_or_die();
-		return EXIT_OK;
-	}
-	for (k = 0; k < count; k++) {
-		for (i = 0; i < traces[k].event_count; i++) {
-			const struct trace_event *r = &traces[k].events[i];
-			const struct trace_object *object;
-			struct image *image = image_for(sym, &traces[k], r->address, &object);
-			const struct elf_symbol *s;
-			struct entry *e;
-
-			c.records++;
-			if (!image) {
-				c.outside++;
-				continue;
-			}
-			s = image_function_at(image, r->address - object->base);
-			if (!s) {
-				c.inlined++;
-				continue;
-			}
-			c.resolved++;
-			e = ARRAY_PUSH(entries, entry_count, entry_capacity);
-			e->time = r->time;
-			e->tid = r->thread;
-			e->order = i;
-			e->object = object->path;
-			e->section = image_section_of(image, s);
-			e->symbol = s->name;
+		c->records++;
+		if (!image) {
+			c->outside++;
+			continue;
 		}
+		s = image_function_at(image, r->address - object->base);
+		if (!s) {
+			c->inlined++;
+			continue;
+		}
+		c->resolved++;
+		e = ARRAY_PUSH(out->items, out->count, out->capacity);
+		e->time = r->time;
+		e->tid = r->thread;
+		e->order = i;
+		e->object = object->path;
+		e->section = image_section_of(image, s);
+		e->symbol = s->name;
 	}
-	if (count > 1)
-		qsort(entries, entry_count, sizeof(*entries), by_time);
+}
+
+/* Prints each function at its first place; returns how many there were. */
+static size_t print_entries(const struct entries *list, const struct counts *c, bool json)
+{
+	struct strmap seen = { 0 };
+	size_t i, rank = 0;
+
 	if (json)
 		printf("{\"functions\": [");
-	for (i = 0; i < entry_count; i++) {
-		const struct entry *e = &entries[i];
+	for (i = 0; i < list->count; i++) {
+		const struct entry *e = &list->items[i];
 		char *key = xasprintf("%s\t%s", e->object, e->symbol);
 		void **slot = strmap_slot(&seen, key);
 
@@ -202,11 +187,45 @@ int main(int argc, char **argv)
 	}
 	if (json)
 		printf("\n], \"records\": %zu, \"resolved\": %zu, \"dropped_inlined\": %zu, \"outside_objects\": %zu}\n",
-		       c.records, c.resolved, c.inlined, c.outside);
+		       c->records, c->resolved, c->inlined, c->outside);
+	return rank;
+}
+
+int main(int argc, char **argv)
+{
+	struct trace *traces;
+	struct symbolizer *sym = symbolizer_new(getenv("CYGTRACE_DEBUGINFO_PATH"));
+	struct entries entries = { 0 };
+	struct counts c = { 0 };
+	size_t functions;
+	int k, count;
+	char **files;
+
+	progname = "cygtrace-resolve";
+	count = cli_parse(&command, argc, argv, &files);
+	traces = xcalloc(count, sizeof(*traces));
+	for (k = 0; k < count; k++) {
+		char *why;
+
+		if (trace_read_format(files[k], TRACE_CYGTRACE, &traces[k], &why) < 0)
+			fatal("%s: %s", files[k], why);
+		if (!traces[k].complete && !quiet)
+			warn("%s: the trace has no '# end' line: it was cut short", files[k]);
+	}
+	if (edges) {
+		print_edges(sym, traces, count);
+		stdout_close_or_die();
+		return EXIT_OK;
+	}
+	for (k = 0; k < count; k++)
+		resolve_trace(sym, &traces[k], &entries, &c);
+	if (count > 1 && entries.count)
+		qsort(entries.items, entries.count, sizeof(*entries.items), by_time);
+	functions = print_entries(&entries, &c, format == 1);
 	if (!quiet)
 		fprintf(stderr, "%s: %d trace%s, %zu first entries: %zu resolved, %zu dropped (no out-of-line body: "
 			"inlined copies), %zu outside any object file; %zu distinct functions\n", progname, count,
-			count == 1 ? "" : "s", c.records, c.resolved, c.inlined, c.outside, rank);
+			count == 1 ? "" : "s", c.records, c.resolved, c.inlined, c.outside, functions);
 	stdout_close_or_die();
 	return EXIT_OK;
 }
