@@ -254,51 +254,31 @@ static void print_row(const char *name, struct touched *tt, const struct strmap 
 	free(pages);
 }
 
-int evaluate_traces(const struct hot_order *hot, struct link *link, char **traces, size_t trace_count,
-		    const char *map_path, const char *object_glob, uint64_t page_size)
+void evaluate_traces(const struct hot_order *hot, const struct hot_inputs *in, uint64_t page_size)
 {
-	struct hot_map map;
 	struct strmap placed_at = { 0 };
 	uint64_t page = page_size ? page_size : 4096;
 	size_t t, i;
-	char *why;
-	int status = 0;
 
-	if (hot_map_read(&map, link, map_path, &why) < 0) {
-		error("%s: %s", map_path, why);
-		free(why);
-		return EXIT_INPUT;
-	}
 	lay_out(hot, &placed_at);
 	printf("%-40s %14s %14s %16s %16s\n", "trace", "pages now", "pages ordered", "64K windows now",
 	       "64K windows ord.");
-	for (t = 0; t < trace_count; t++) {
-		struct trace trace;
+	for (t = 0; t < in->count; t++) {
+		const struct traced_run *run = &in->runs[t];
 		struct touched tt = { 0 };
-		const struct trace_object *object;
 
-		if (trace_read(traces[t], &trace, &why) < 0) {
-			error("%s: %s", traces[t], why);
-			free(why);
-			status = EXIT_INPUT;
-			continue;
-		}
 		/* A trace of function entries alone (cygtrace) says nothing of pages. */
-		object = trace_object_matching(&trace, object_glob);
-		if (object && trace.page_size) {
-			collect_touched(&tt, &trace, object, &map);
-			print_row(traces[t], &tt, &placed_at, page);
-		}
+		if (!run->object || !run->trace.page_size)
+			continue;
+		collect_touched(&tt, &run->trace, run->object, &in->map);
+		print_row(run->path, &tt, &placed_at, page);
 		free(tt.ranges);
 		free(tt.fixed_pages);
 		free(tt.current);
-		trace_free(&trace);
 	}
 	for (i = 0; i < placed_at.capacity; i++) {
 		free((char *)placed_at.slots[i].key);
 		free(placed_at.slots[i].value);
 	}
 	strmap_free(&placed_at);
-	hot_map_free(&map);
-	return status;
 }

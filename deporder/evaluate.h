@@ -8,9 +8,7 @@
 /* Prints, for each trace that records pages, the code pages it touched in
    the traced link and those it would touch with hot's sections laid out in
    order from where .text began, and the 64 KiB fault-around windows of
-   each.  The traces and the map are those hot_from_traces read (and
-   checked).  Returns 0, or EXIT_INPUT when one cannot be read again. */
-int evaluate_traces(const struct hot_order *hot, struct link *link, char **traces, size_t trace_count,
-		    const char *map_path, const char *object_glob, uint64_t page_size);
+   each.  The traces and the map are those hot_from_traces used. */
+void evaluate_traces(const struct hot_order *hot, const struct hot_inputs *in, uint64_t page_size);
 
 #endif

@@ -282,48 +282,71 @@ static uint64_t text_start_of(const struct ldmap *map)
 	return start == UINT64_MAX ? 0 : start;
 }
 
-int hot_from_traces(struct hot_order *hot, struct link *link, char **traces, size_t trace_count,
-		    const char *map_path, const char *object_glob, double min_match)
+int hot_inputs_read(struct hot_inputs *in, const struct link *link, char **traces, size_t trace_count,
+		    const char *map_path, const char *object_glob)
 {
-	struct hot_map map;
-	struct touches all = { 0 };
-	size_t i, t;
+	size_t t;
 	char *why;
 	int status = 0;
 
-	if (hot_map_read(&map, link, map_path, &why) < 0) {
+	memset(in, 0, sizeof(*in));
+	if (hot_map_read(&in->map, link, map_path, &why) < 0) {
 		error("%s: %s", map_path, why);
+		free(why);
 		return EXIT_INPUT;
 	}
-	hot->match_rate = 1;
-	hot->text_start = text_start_of(&map.map);
+	in->runs = xcalloc(trace_count, sizeof(*in->runs));
 	for (t = 0; t < trace_count; t++) {
-		struct trace trace;
-		const struct trace_object *object;
-		struct match m = { 0 };
+		struct traced_run *run = &in->runs[in->count];
 
-		if (trace_read(traces[t], &trace, &why) < 0) {
+		run->path = traces[t];
+		if (trace_read(traces[t], &run->trace, &why) < 0) {
 			error("%s: %s", traces[t], why);
 			free(why);
 			status = EXIT_INPUT;
 			continue;
 		}
-		object = trace_object_matching(&trace, object_glob);
-		if (!object) {
+		in->count++;
+		run->object = trace_object_matching(&run->trace, object_glob);
+		if (!run->object) {
 			error("%s: no traced object%s%s", traces[t], object_glob ? " matches " : "",
 			      object_glob ? object_glob : "");
 			status = EXIT_INPUT;
-			trace_free(&trace);
-			continue;
 		}
-		map_records(hot, &map, &trace, object, t, &all, &m);
-		if (report_match(hot, traces[t], object, &m, min_match))
+	}
+	return status;
+}
+
+void hot_inputs_free(struct hot_inputs *in)
+{
+	size_t t;
+
+	for (t = 0; t < in->count; t++)
+		trace_free(&in->runs[t].trace);
+	free(in->runs);
+	hot_map_free(&in->map);
+	memset(in, 0, sizeof(*in));
+}
+
+int hot_from_traces(struct hot_order *hot, struct link *link, const struct hot_inputs *in, double min_match)
+{
+	struct touches all = { 0 };
+	size_t i, t;
+	int status = 0;
+
+	hot->match_rate = 1;
+	hot->text_start = text_start_of(&in->map.map);
+	for (t = 0; t < in->count; t++) {
+		const struct traced_run *run = &in->runs[t];
+		struct match m = { 0 };
+
+		map_records(hot, &in->map, &run->trace, run->object, t, &all, &m);
+		if (report_match(hot, run->path, run->object, &m, min_match))
 			status = EXIT_INPUT;
 		for (i = 0; i < m.missing_count; i++)
 			free(m.missing_list[i]);
 		free(m.missing_list);
 		strmap_free(&m.missing);
-		trace_free(&trace);
 	}
 	/* Used by every trace first, then by fewer; among equals, first touched
 	   first (or, with first_touch_only, first touched first alone). */
@@ -336,7 +359,6 @@ int hot_from_traces(struct hot_order *hot, struct link *link, char **traces, siz
 		free((char *)all.index.slots[i].key);
 	strmap_free(&all.index);
 	free(all.list);
-	hot_map_free(&map);
 	return status;
 }
 

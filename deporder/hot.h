@@ -7,6 +7,7 @@
 
 #include "linkmodel.h"
 #include "ldmap.h"
+#include "trace.h"
 
 /* The input sections one trace touched, in first-touch order. */
 struct hot_sequence {
@@ -44,15 +45,37 @@ bool hot_map_section(const struct hot_map *map, const struct ldmap_section *s, s
 /* Frees what hot_map_read allocated. */
 void hot_map_free(struct hot_map *map);
 
-/* Maps the records of traces (pagein or cygtrace files) of a binary linked
-   with -Wl,-Map=map_path to input sections of the closure and fills
-   hot->sections, text_start, match_rate and sequences, in hot's settings;
-   reports the match rate on stderr.  object_glob picks the traced object
-   (default: the main program).  Returns 0, or EXIT_INPUT when a trace is
-   unreadable or fewer than min_match of its records match (naming what
-   went missing). */
-int hot_from_traces(struct hot_order *hot, struct link *link, char **traces, size_t trace_count,
-		    const char *map_path, const char *object_glob, double min_match);
+/* One --trace, read once, with the object of it that is ordered. */
+struct traced_run {
+	const char *path;
+	struct trace trace;
+	const struct trace_object *object;
+};
+
+/* What the ordering is computed from: the traced binary's map and the
+   traces of it. */
+struct hot_inputs {
+	struct hot_map map;
+	struct traced_run *runs;
+	size_t count;
+};
+
+/* Reads the map at map_path and each trace (pagein or cygtrace files) of
+   the binary linked with it, and picks each trace's object (object_glob,
+   default: the main program); returns 0, or EXIT_INPUT after reporting
+   every input that cannot be read or has no such object. */
+int hot_inputs_read(struct hot_inputs *in, const struct link *link, char **traces, size_t trace_count,
+		    const char *map_path, const char *object_glob);
+
+/* Frees what hot_inputs_read allocated. */
+void hot_inputs_free(struct hot_inputs *in);
+
+/* Maps the records of the traces to input sections of the closure and
+   fills hot->sections, text_start, match_rate and sequences, in hot's
+   settings; reports the match rate on stderr.  Returns 0, or EXIT_INPUT
+   when fewer than min_match of a trace's records match (naming what went
+   missing). */
+int hot_from_traces(struct hot_order *hot, struct link *link, const struct hot_inputs *in, double min_match);
 
 /* Adds to hot->sections the data input sections (.rodata*, .data*, .bss*)
    the hot code refers to through its relocations, in the order the hot

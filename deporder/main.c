@@ -297,6 +297,7 @@ int main(int argc, char **argv)
 	static const enum output_format formats_by_index[] = { FORMAT_LIST, FORMAT_MEMBERS, FORMAT_JSON };
 	struct link link = { 0 };
 	struct hot_order hot = { 0 };
+	struct hot_inputs traced = { 0 };
 	bool by_section;
 	char **args, *ld_program;
 	int count, status;
@@ -310,14 +311,14 @@ int main(int argc, char **argv)
 	hot.first_touch_only = opt.trace_order == 1;
 	hot.trace_weights = opt.weights;
 	if (opt.trace_count) {
-		if (hot_from_traces(&hot, &link, opt.traces, opt.trace_count, opt.map, opt.trace_object, opt.min_match))
+		if (hot_inputs_read(&traced, &link, opt.traces, opt.trace_count, opt.map, opt.trace_object) ||
+		    hot_from_traces(&hot, &link, &traced, opt.min_match))
 			return EXIT_INPUT;
 		pack_hot(&hot, opt.page_size);
 		if (opt.evaluate) {
-			status = evaluate_traces(&hot, &link, opt.traces, opt.trace_count, opt.map, opt.trace_object,
-						 opt.page_size);
+			evaluate_traces(&hot, &traced, opt.page_size);
 			stdout_close_or_die();
-			return status;
+			return EXIT_OK;
 		}
 	}
 	if (by_section) {
