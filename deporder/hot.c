@@ -5,6 +5,7 @@
    own section). */
 #define _GNU_SOURCE /* qsort_r */
 #include "hot.h"
+#include "binding.h"
 #include "trace.h"
 
 #include <elf.h>
@@ -30,7 +31,7 @@ struct touches {
 
 /* How one trace's records fared against the link. */
 struct match {
-	size_t matched, stale, outside;
+	size_t matched, stale, outside, linker, renamed;
 	struct strmap missing; /* "file\tsection" of the stale ones, each once */
 	char **missing_list;
 	size_t missing_count, missing_capacity;
@@ -196,6 +197,25 @@ static bool touched_address(const struct trace_event *e, uint64_t *address)
 	return true;
 }
 
+/* A function record names its function: the section's own object must
+   define that name in that section (an address and a size that agree by
+   luck are no match).  Records without a name agree. */
+static bool names_agree(const struct trace_event *e, const struct unit_section *us)
+{
+	const struct elf_object *obj = &us->unit->elf;
+	char *name;
+	uint32_t k;
+	bool found = false;
+
+	if (e->kind != 'F' || !e->symbol || !*e->symbol)
+		return true;
+	name = xstrndup(e->symbol, strcspn(e->symbol, "@"));
+	for (k = elfobj_symbol_by_name(obj, name); k && !found; k = elfobj_symbol_next_named(obj, k))
+		found = obj->symbols[k].shndx == us->section;
+	free(name);
+	return found;
+}
+
 /* Maps the records of trace t in object to sections, into all and hot's
    sequence of the trace; counts how they fared in *m. */
 static void map_records(struct hot_order *hot, const struct hot_map *map, const struct trace *trace,
@@ -225,7 +245,7 @@ static void map_records(struct hot_order *hot, const struct hot_map *map, const 
 			m->outside++;
 			continue;
 		}
-		if (hot_map_section(map, s, &us)) {
+		if (hot_map_section(map, s, &us) && names_agree(&trace->events[k], &us)) {
 			m->matched++;
 			touch(hot, all, sequence, t, us, position);
 			continue;
@@ -233,11 +253,16 @@ static void map_records(struct hot_order *hot, const struct hot_map *map, const 
 		if (linker_made(s->name)) {
 			/* Copy relocations, GOT, PLT: the map files them under the
 			   first input, but the linker made them. */
-			m->outside++;
+			m->linker++;
 			continue;
 		}
-		m->stale++;
-		key = xasprintf("%s\t%s", s->file, s->name);
+		if (hot_map_section(map, s, &us)) {
+			m->renamed++;
+			key = xasprintf("%s\t%s\t(the trace names it %s)", s->file, s->name, trace->events[k].symbol);
+		} else {
+			m->stale++;
+			key = xasprintf("%s\t%s", s->file, s->name);
+		}
 		slot = strmap_slot(&m->missing, key);
 		if (*slot)
 			free(key);
@@ -246,24 +271,33 @@ static void map_records(struct hot_order *hot, const struct hot_map *map, const 
 	}
 }
 
-/* Reports how one trace matched; EXIT_INPUT if it matched too little. */
+/* Reports how one trace matched; EXIT_INPUT if it matched too little.
+   Every record of the traced object counts: those in sections the linker
+   made (PLT, GOT) as matched, those outside every input section of the
+   map, and those whose section changed, against. */
 static int report_match(struct hot_order *hot, const char *name, const struct trace_object *object,
 			const struct match *m, double min_match)
 {
-	size_t total = m->matched + m->stale + m->outside, k;
-	/* What lies outside every input section (linker-made, or code
-	   without a file) says nothing about staleness. */
-	double rate = m->matched + m->stale ? (double)m->matched / (m->matched + m->stale) : 0;
+	size_t total = m->matched + m->stale + m->renamed + m->outside + m->linker, k;
+	double rate = total ? (double)(m->matched + m->linker) / total : 0;
 
 	if (rate < hot->match_rate)
 		hot->match_rate = rate;
 	fprintf(stderr, "deporder: %s: %zu records of %s: %zu matched an input section of the link (%.1f%%), "
-		"%zu in sections the link no longer has or that changed size, %zu outside every input section\n",
-		name, total, object->path, m->matched, 100 * rate, m->stale, m->outside);
+		"%zu in sections the linker made (counted as matched), %zu in sections the link no longer has or that changed size, "
+		"%zu in a section that does not define the function the trace names, %zu outside every input "
+		"section\n", name, total, object->path, m->matched, 100 * rate, m->linker, m->stale, m->renamed,
+		m->outside);
 	if (total && rate >= min_match)
 		return 0;
-	error("%s: only %.1f%% of the trace matches this link (at least %.0f%% needed: --min-match): "
-	      "the trace or the map is stale%s", name, 100 * rate, 100 * min_match, m->missing_count ? "; missing:" : "");
+	error("%s: only %.1f%% of the trace matches this link (at least %.0f%% needed: --min-match): %s%s", name,
+	      100 * rate, 100 * min_match,
+	      !total ? "the trace has no record of the binary"
+	      : m->outside > m->stale + m->renamed ? "records fall outside every input section: the map is cut short or "
+						     "is not the traced link's"
+	      : "the objects given differ from those of the traced link: recompiled since it was linked, or "
+		"another link command",
+	      m->missing_count ? "; missing:" : "");
 	for (k = 0; k < m->missing_count && k < 10; k++)
 		fprintf(stderr, "  %s\n", m->missing_list[k]);
 	if (m->missing_count > 10)
@@ -283,7 +317,7 @@ static uint64_t text_start_of(const struct ldmap *map)
 }
 
 int hot_inputs_read(struct hot_inputs *in, const struct link *link, char **traces, size_t trace_count,
-		    const char *map_path, const char *object_glob)
+		    const char *map_path, const char *binary_path, const char *object_glob)
 {
 	size_t t;
 	char *why;
@@ -307,13 +341,9 @@ int hot_inputs_read(struct hot_inputs *in, const struct link *link, char **trace
 			continue;
 		}
 		in->count++;
-		run->object = trace_object_matching(&run->trace, object_glob);
-		if (!run->object) {
-			error("%s: no traced object%s%s", traces[t], object_glob ? " matches " : "",
-			      object_glob ? object_glob : "");
-			status = EXIT_INPUT;
-		}
 	}
+	if (!status)
+		status = binding_check(in, map_path, binary_path, object_glob);
 	return status;
 }
 

@@ -61,11 +61,12 @@ struct hot_inputs {
 };
 
 /* Reads the map at map_path and each trace (pagein or cygtrace files) of
-   the binary linked with it, and picks each trace's object (object_glob,
-   default: the main program); returns 0, or EXIT_INPUT after reporting
-   every input that cannot be read or has no such object. */
+   the binary linked with it, and proves they belong together
+   (binding_check: binary_path, or the map's output, is the traced object
+   of every trace); returns 0, or EXIT_INPUT after reporting every input
+   that cannot be read or does not belong. */
 int hot_inputs_read(struct hot_inputs *in, const struct link *link, char **traces, size_t trace_count,
-		    const char *map_path, const char *object_glob);
+		    const char *map_path, const char *binary_path, const char *object_glob);
 
 /* Frees what hot_inputs_read allocated. */
 void hot_inputs_free(struct hot_inputs *in);

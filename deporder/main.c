@@ -16,7 +16,7 @@
 static struct {
 	struct cli_list seeds;
 	int granularity, format, emit, trace_order;
-	const char *why, *out, *map, *trace_object;
+	const char *why, *out, *map, *binary, *trace_object;
 	bool use_cc, keep_going, no_data, evaluate, quiet;
 	char **traces;
 	double *weights, next_weight;
@@ -107,8 +107,14 @@ static const struct cli_option options[] = {
 	  "the next --trace weighs W (default 1): sections of\n"
 	  "heavier traces go before those of lighter ones", .set = set_weight, .repeatable = true },
 	{ "--map", 0, CLI_STRING, &opt.map, "MAP", "the link map of the traced program" },
+	{ "--binary", 0, CLI_STRING, &opt.binary, "FILE",
+	  "the binary MAP describes and the traces are of (default:\n"
+	  "the map's output, here or beside the map): the map's\n"
+	  "symbols must sit where it put them, and each trace must\n"
+	  "hold an object with its build-id" },
 	{ "--trace-object", 0, CLI_STRING, &opt.trace_object, "GLOB",
-	  "the traced object to order (default: the main program)" },
+	  "of the traced objects with the binary's build-id, the\n"
+	  "one whose path matches GLOB" },
 	{ "--trace-order", 0, CLI_CHOICE, &opt.trace_order, 0,
 	  "coverage (default): what every trace touched first;\n"
 	  "first-touch: by first touch alone", trace_orders },
@@ -213,6 +219,8 @@ static char **link_arguments(char **operands, int *count, char **ld_program)
 		cli_usage_error("--trace needs --map, the link map of the traced program (-Wl,-Map=FILE)");
 	if (opt.map && !opt.trace_count)
 		cli_usage_error("--map is for --trace");
+	if (opt.binary && !opt.trace_count)
+		cli_usage_error("--binary is for --trace");
 	if (opt.evaluate && (!opt.trace_count || opt.granularity != 1))
 		cli_usage_error("--evaluate needs --trace and --granularity=section");
 	if (!*ld_program)
@@ -311,7 +319,7 @@ int main(int argc, char **argv)
 	hot.first_touch_only = opt.trace_order == 1;
 	hot.trace_weights = opt.weights;
 	if (opt.trace_count) {
-		if (hot_inputs_read(&traced, &link, opt.traces, opt.trace_count, opt.map, opt.trace_object) ||
+		if (hot_inputs_read(&traced, &link, opt.traces, opt.trace_count, opt.map, opt.binary, opt.trace_object) ||
 		    hot_from_traces(&hot, &link, &traced, opt.min_match))
 			return EXIT_INPUT;
 		pack_hot(&hot, opt.page_size);

@@ -44,6 +44,52 @@ static void add(struct ldmap *map, const char *name, const char *output, uint64_
 	s->size = size;
 }
 
+/* A symbol line: "                0xADDR                NAME" (an
+   assignment, "0x... PROVIDE (x = .)" or "x = .", has blanks in it). */
+static bool symbol_line(const char *line, uint64_t *address, const char **name)
+{
+	int used = 0;
+
+	if (strncmp(line, "                0x", 18))
+		return false;
+	if (sscanf(line, " 0x%" SCNx64 " %n", address, &used) != 1 || !used || !line[used])
+		return false;
+	*name = line + used;
+	return !strpbrk(*name, " =(");
+}
+
+/* "OUTPUT(NAME FORMAT)": the link's output. */
+static void output_line(struct ldmap *map, const char *line)
+{
+	const char *start = line + 7;
+	size_t len = strcspn(start, " )");
+
+	*ARRAY_PUSH(map->outputs, map->output_count, map->output_capacity) = xstrndup(start, len);
+}
+
+/* Why a complete read is not one link's map, or NULL. */
+static char *not_one_link(const struct ldmap *map)
+{
+	size_t i;
+
+	if (map->map_headers > 1 || map->output_count > 1) {
+		char *names = xstrdup("");
+
+		for (i = 0; i < map->output_count; i++) {
+			char *more = xasprintf("%s%s%s", names, i ? ", " : "", map->outputs[i]);
+
+			free(names);
+			names = more;
+		}
+		return xasprintf("holds %zu links (outputs: %s): several links wrote one -Map file (a parallel "
+				 "build?); give each output its own map, e.g. -Wl,-Map=$@.map",
+				 map->map_headers > map->output_count ? map->map_headers : map->output_count, names);
+	}
+	if (map->output_count == 0)
+		return xstrdup("cut short: no OUTPUT(...) line, which ld writes at the end of a map");
+	return NULL;
+}
+
 int ldmap_read(const char *path, struct ldmap *map, char **why)
 {
 	FILE *f = fopen(path, "r");
@@ -65,8 +111,15 @@ int ldmap_read(const char *path, struct ldmap *map, char **why)
 
 		if (line[len - 1] == '\n')
 			line[--len] = '\0';
-		if (!in_map) {
-			in_map = !strncmp(line, "Linker script and memory map", 28);
+		if (!strncmp(line, "Linker script and memory map", 28)) {
+			in_map = true;
+			map->map_headers++;
+			continue;
+		}
+		if (!in_map)
+			continue;
+		if (!strncmp(line, "OUTPUT(", 7)) {
+			output_line(map, line);
 			continue;
 		}
 		if (line[0] && line[0] != ' ') {
@@ -95,6 +148,13 @@ int ldmap_read(const char *path, struct ldmap *map, char **why)
 		}
 		if (!output_loaded)
 			continue;
+		if (!pending && symbol_line(line, &address, &file)) {
+			struct ldmap_symbol *sym = ARRAY_PUSH(map->symbols, map->symbol_count, map->symbol_capacity);
+
+			sym->name = xstrdup(file);
+			sym->address = address;
+			continue;
+		}
 		if (pending) {
 			if (address_size_file(line, &address, &size, &file))
 				add(map, pending, output, address, size, file);
@@ -120,6 +180,10 @@ int ldmap_read(const char *path, struct ldmap *map, char **why)
 	fclose(f);
 	if (!in_map) {
 		*why = xstrdup("not a GNU ld map file (no 'Linker script and memory map')");
+		ldmap_free(map);
+		return -1;
+	}
+	if ((*why = not_one_link(map))) {
 		ldmap_free(map);
 		return -1;
 	}
@@ -170,5 +234,11 @@ void ldmap_free(struct ldmap *map)
 		free(map->sections[i].output);
 	}
 	free(map->sections);
+	for (i = 0; i < map->symbol_count; i++)
+		free(map->symbols[i].name);
+	free(map->symbols);
+	for (i = 0; i < map->output_count; i++)
+		free(map->outputs[i]);
+	free(map->outputs);
 	memset(map, 0, sizeof(*map));
 }

@@ -13,13 +13,28 @@ struct ldmap_section {
 	uint64_t address, size;
 };
 
+/* A symbol the map lists under its input section (ld lists the global
+   ones with their final address). */
+struct ldmap_symbol {
+	char *name;
+	uint64_t address;
+};
+
 struct ldmap {
 	struct ldmap_section *sections; /* by address */
 	size_t count, capacity;
+	struct ldmap_symbol *symbols;   /* in map order */
+	size_t symbol_count, symbol_capacity;
+	char **outputs;                 /* OUTPUT(NAME ...) lines, in order: one per link */
+	size_t output_count, output_capacity;
+	size_t map_headers;             /* "Linker script and memory map" lines: one per link */
 };
 
 /* Reads the "Linker script and memory map" part of a map file; input
-   sections of size 0 are left out.  Returns 0, or -1 with *why set. */
+   sections of size 0 are left out.  Returns 0, or -1 with *why set: also
+   for a map cut short (no OUTPUT line, which ld writes last) and for one
+   file holding several links (a parallel build that gave every link the
+   same -Map file), which would mix the links' addresses. */
 int ldmap_read(const char *path, struct ldmap *map, char **why);
 
 /* The input section holding address, or NULL. */

@@ -154,7 +154,7 @@ status=0
 "$DEPORDER" -q --granularity=section --trace default.trace --map default.map --min-match=100 --emit=gnu-ld \
 	--cc -- gcc -o prog prog.o > stale.ld 2> stale.err || status=$?
 ((status == 1)) || fail "a stale trace was not refused (status $status)"
-expect_grep 'the trace or the map is stale; missing:' stale.err "stale trace"
+expect_grep 'recompiled since it was linked, or another link command; missing:' stale.err "stale trace"
 expect_grep '^  prog\.o	\.text\.f9$' stale.err "the changed section named"
 # A refused run leaves the order file it would have replaced as it was; an
 # accepted worse one says what it replaces.

@@ -1,0 +1,141 @@
+#define _GNU_SOURCE
+#include "binding.h"
+
+#include <fnmatch.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The binary the map names: OUTPUT's path as the link gave it, which is
+   relative to where the link ran: here, or the map's folder. */
+static char *binary_of_map(const struct ldmap *map, const char *map_path)
+{
+	const char *name = map->outputs[0];
+	char *copy, *candidate;
+
+	if (name[0] == '/' || access(name, F_OK) == 0)
+		return xstrdup(name);
+	copy = xstrdup(map_path);
+	candidate = xasprintf("%s/%s", dirname(copy), name);
+	free(copy);
+	if (access(candidate, F_OK) == 0)
+		return candidate;
+	free(candidate);
+	return NULL;
+}
+
+/* The map's symbols against the binary's: 0 when every one the binary has
+   sits where the map says; EXIT_INPUT after naming those that do not. */
+static int check_map(const struct ldmap *map, const struct elf_object *binary, const char *map_path)
+{
+	size_t i, compared = 0, moved = 0;
+	char *examples = xstrdup("");
+
+	for (i = 0; i < map->symbol_count; i++) {
+		const struct ldmap_symbol *m = &map->symbols[i];
+		uint32_t k = elfobj_symbol_by_name(binary, m->name);
+		bool found = false, same = false;
+
+		for (; k; k = elfobj_symbol_next_named(binary, k)) {
+			if (binary->symbols[k].shndx == 0)
+				continue;
+			found = true;
+			same |= binary->symbols[k].value == m->address;
+		}
+		if (!found)
+			continue;
+		compared++;
+		if (same)
+			continue;
+		if (moved++ < 3) {
+			char *more = xasprintf("%s%s'%s' at 0x%llx in the map, 0x%llx in the binary", examples,
+					       moved > 1 ? "; " : "", m->name, (unsigned long long)m->address,
+					       (unsigned long long)binary->symbols[elfobj_symbol_by_name(binary, m->name)].value);
+
+			free(examples);
+			examples = more;
+		}
+	}
+	if (!compared) {
+		error("%s: cannot check that the map describes %s: the binary has none of the map's symbols "
+		      "(stripped?); give the unstripped binary with --binary", map_path, binary->name);
+		free(examples);
+		return EXIT_INPUT;
+	}
+	if (moved) {
+		error("%s: does not describe %s: %zu of %zu symbols are elsewhere (%s): the binary was relinked "
+		      "since the map was written (an ordered relink?); trace the binary the map describes, or give "
+		      "its map", map_path, binary->name, moved, compared, examples);
+		free(examples);
+		return EXIT_INPUT;
+	}
+	free(examples);
+	return 0;
+}
+
+/* Sets run->object to the traced object whose build-id is build_id (and
+   whose path matches glob); EXIT_INPUT after listing what the trace holds. */
+static int pick_object(struct traced_run *run, const char *binary, const char *build_id, const char *glob)
+{
+	char *held = xstrdup("");
+	size_t i;
+
+	run->object = NULL;
+	for (i = 0; i < run->trace.object_count; i++) {
+		const struct trace_object *o = &run->trace.objects[i];
+
+		if (!strcmp(o->build_id, build_id) && (!glob || !fnmatch(glob, o->path, 0))) {
+			run->object = o;
+			free(held);
+			return 0;
+		}
+	}
+	for (i = 0; i < run->trace.object_count && i < 8; i++) {
+		char *more = xasprintf("%s%s%s (build-id %s)", held, i ? ", " : "", run->trace.objects[i].path,
+				       run->trace.objects[i].build_id);
+
+		free(held);
+		held = more;
+	}
+	error("%s: no traced object is %s (build-id %s)%s%s: it holds %s%s: a trace of another program, or of %s "
+	      "before or after a relink; trace the binary the map describes", run->path, binary, build_id,
+	      glob ? " matching " : "", glob ? glob : "", held, run->trace.object_count > 8 ? ", ..." : "", binary);
+	free(held);
+	return EXIT_INPUT;
+}
+
+int binding_check(struct hot_inputs *in, const char *map_path, const char *binary_path, const char *object_glob)
+{
+	char *path = binary_path ? xstrdup(binary_path) : binary_of_map(&in->map.map, map_path), *why;
+	char build_id[129];
+	struct elf_object binary;
+	void *data;
+	size_t size, t;
+	int status = 0;
+
+	if (!path) {
+		error("%s: the map's output '%s' is not here nor beside the map: give the traced binary with --binary",
+		      map_path, in->map.map.outputs[0]);
+		return EXIT_INPUT;
+	}
+	if (map_file(path, &data, &size, &why) < 0 || elfobj_open_linked(&binary, path, data, size, &why) < 0) {
+		error("%s: %s", path, why);
+		free(why);
+		free(path);
+		return EXIT_INPUT;
+	}
+	if (!elfobj_build_id(&binary, build_id, sizeof(build_id))) {
+		error("%s: has no build-id, so no trace can be proven to be of it: link it with -Wl,--build-id", path);
+		status = EXIT_INPUT;
+	} else {
+		status = check_map(&in->map.map, &binary, map_path);
+		for (t = 0; t < in->count && !status; t++)
+			if (pick_object(&in->runs[t], path, build_id, object_glob))
+				status = EXIT_INPUT;
+	}
+	elfobj_close(&binary);
+	free(path);
+	return status;
+}
