@@ -2,24 +2,13 @@
 #include "profile.h"
 #include "json.h"
 #include "proc.h"
+#include "scan.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* One __builtin_expect call found in the preprocessed text. */
-struct found {
-	char *file;
-	unsigned int line;
-	char *expression;
-	char *expect_text;
-	char *function;          /* the function whose body holds it */
-	unsigned int conditions; /* branching constructs on its preprocessed line */
-	unsigned int inner;      /* branching constructs inside its expression */
-};
 
 /* Runs argv, returns its stdout (NUL-terminated) or NULL after an error
    message; the child's stderr goes to ours. */
@@ -54,402 +43,6 @@ static void push_words(char ***argv, size_t *count, size_t *capacity, const char
 			s++;
 		*ARRAY_PUSH(*argv, *count, *capacity) = xstrndup(start, (size_t)(s - start));
 	}
-}
-
-/* Skips a string or character literal starting at p; returns the end. */
-static const char *skip_literal(const char *p)
-{
-	char quote = *p++;
-
-	while (*p && *p != quote) {
-		if (*p == '\\' && p[1])
-			p++;
-		p++;
-	}
-	return *p ? p + 1 : p;
-}
-
-/* Reads one argument from p up to a top-level ',' or ')'; returns the
-   position of that delimiter, or NULL. */
-static const char *scan_argument(const char *p, unsigned int *newlines)
-{
-	int depth = 0;
-
-	for (; *p; p++) {
-		if (*p == '"' || *p == '\'') {
-			p = skip_literal(p) - 1;
-			continue;
-		}
-		if (*p == '\n')
-			(*newlines)++;
-		if (*p == '(' || *p == '[' || *p == '{')
-			depth++;
-		else if (*p == ')' || *p == ']' || *p == '}') {
-			if (depth == 0)
-				return *p == ')' ? p : NULL;
-			depth--;
-		} else if (*p == ',' && depth == 0)
-			return p;
-	}
-	return NULL;
-}
-
-static char *trimmed(const char *start, const char *end)
-{
-	char *s, *d, *p;
-
-	while (start < end && isspace((unsigned char)*start))
-		start++;
-	while (end > start && isspace((unsigned char)end[-1]))
-		end--;
-	s = xstrndup(start, (size_t)(end - start));
-	for (p = d = s; *p; p++) {
-		if (isspace((unsigned char)*p)) {
-			if (d > s && d[-1] != ' ')
-				*d++ = ' ';
-			continue;
-		}
-		*d++ = *p;
-	}
-	*d = '\0';
-	return s;
-}
-
-static bool identifier_char(char c)
-{
-	return isalnum((unsigned char)c) || c == '_';
-}
-
-/* Counts the constructs that branch on the preprocessed line starting at
-   p: if, while, for, &&, || and ?:; switch counts as two (its arcs are not
-   a true/false pair); a do-while (0) does not count. */
-static unsigned int count_conditions(const char *p, const char *end)
-{
-	unsigned int n = 0;
-
-	for (; *p && *p != '\n' && (!end || p < end); p++) {
-		if (*p == '"' || *p == '\'') {
-			p = skip_literal(p) - 1;
-			continue;
-		}
-		if ((p[0] == '&' && p[1] == '&') || (p[0] == '|' && p[1] == '|')) {
-			n++;
-			p++;
-			continue;
-		}
-		if (*p == '?') {
-			n++;
-			continue;
-		}
-		if (identifier_char(*p)) {
-			const char *start = p;
-			size_t len;
-
-			while (identifier_char(p[1]))
-				p++;
-			len = (size_t)(p - start + 1);
-			if (len == 5 && strncmp(start, "while", 5) == 0) {
-				/* the do { } while (0) of a statement macro never branches */
-				const char *q = p + 1;
-
-				while (*q == ' ' || *q == '(')
-					q++;
-				if (*q == '0' && !identifier_char(q[1]))
-					continue;
-				n++;
-			} else if ((len == 2 && strncmp(start, "if", 2) == 0) ||
-			    (len == 3 && strncmp(start, "for", 3) == 0))
-				n++;
-			else if (len == 6 && strncmp(start, "switch", 6) == 0)
-				n += 2;
-		}
-	}
-	return n;
-}
-
-/* A macro definition seen in the -dD output. */
-struct macro {
-	char *name, *body, *where;
-	int reaches; /* 0 unknown, 1 yes, 2 no, 3 being computed */
-	bool wrapper; /* a hint macro: its body starts with a hint */
-};
-
-/* Records "#define NAME[(params)] body" from line p. */
-static void add_macro(struct strmap *macros, const char *p, const char *file, unsigned int line)
-{
-	const char *end = strchr(p, '\n'), *name;
-	struct macro *m;
-	void **slot;
-
-	if (!end)
-		end = p + strlen(p);
-	p += strlen("#define ");
-	name = p;
-	while (p < end && identifier_char(*p))
-		p++;
-	if (p == name)
-		return;
-	m = xcalloc(1, sizeof(*m));
-	m->name = xstrndup(name, (size_t)(p - name));
-	if (*p == '(')
-		while (p < end && *p != ')')
-			p++;
-	if (p < end)
-		p++;
-	m->body = xstrndup(p, (size_t)(end - p));
-	m->where = xasprintf("%s:%u", file, line);
-	slot = strmap_slot(macros, m->name);
-	*slot = m; /* the last definition wins, as in most code */
-}
-
-/* Finds every __builtin_expect call in preprocessed text (-dD), with the
-   line of the source it came from (a macro's expansion point); collects the
-   macro definitions in macros. */
-static size_t find_sites(const char *text, struct found **sites, struct strmap *macros)
-{
-	static const char name[] = "__builtin_expect";
-	const char *p = text, *line_start = text;
-	char *file = xstrdup("?"), *function = xstrdup("?"), *last_call = xstrdup("?");
-	unsigned int line = 1, braces = 0, parens = 0;
-	size_t count = 0, capacity = 0;
-
-	*sites = NULL;
-	while (*p) {
-		if (p == line_start && *p == '#') {
-			unsigned int number;
-			int used = 0;
-			const char *q;
-
-			if (sscanf(p, "# %u \"%n", &number, &used) == 1 && used > 0) {
-				q = p + used;
-				while (*q && *q != '"' && *q != '\n')
-					q += *q == '\\' && q[1] ? 2 : 1;
-				free(file);
-				file = xstrndup(p + used, (size_t)(q - p - used));
-				line = number;
-			} else {
-				/* #define (-dD) and #pragma lines stand for a source line */
-				if (strncmp(p, "#define ", 8) == 0)
-					add_macro(macros, p, file, line);
-				line++;
-			}
-			p = strchr(p, '\n');
-			if (!p)
-				break;
-			line_start = ++p;
-			continue;
-		}
-		if (*p == '\n') {
-			line++;
-			line_start = ++p;
-			continue;
-		}
-		if (*p == '"' || *p == '\'') {
-			p = skip_literal(p);
-			continue;
-		}
-		if (strncmp(p, name, sizeof(name) - 1) == 0 && (p == text || !identifier_char(p[-1])) &&
-		    !identifier_char(p[sizeof(name) - 1])) {
-			const char *q = p + sizeof(name) - 1, *comma, *close;
-			unsigned int extra = 0;
-			struct found *f;
-
-			while (*q == ' ' || *q == '\t')
-				q++;
-			if (*q == '(' && (comma = scan_argument(q + 1, &extra)) && *comma == ',' &&
-			    (close = scan_argument(comma + 1, &extra)) && *close == ')') {
-				f = ARRAY_PUSH(*sites, count, capacity);
-				f->file = xstrdup(file);
-				f->line = line;
-				f->expression = trimmed(q + 1, comma);
-				f->expect_text = trimmed(comma + 1, close);
-				f->conditions = count_conditions(line_start, NULL);
-				f->inner = count_conditions(q + 1, comma);
-				f->function = xstrdup(function);
-			}
-			p += sizeof(name) - 1;
-			continue;
-		}
-		/* a function's name: the last "name (" at file scope before its "{" */
-		if (*p == '{') {
-			if (braces == 0 && parens == 0) {
-				free(function);
-				function = xstrdup(last_call);
-			}
-			braces++;
-		} else if (*p == '}') {
-			braces -= braces > 0;
-		} else if (braces == 0 && *p == '(') {
-			parens++;
-		} else if (braces == 0 && *p == ')') {
-			parens -= parens > 0;
-		} else if (braces == 0 && parens == 0 && identifier_char(*p) &&
-			   !isdigit((unsigned char)*p) && (p == text || !identifier_char(p[-1]))) {
-			const char *start = p, *q;
-
-			while (identifier_char(*p))
-				p++;
-			for (q = p; *q == ' ' || *q == '\t' || *q == '\n'; q++)
-				;
-			if (*q == '(' && strncmp(start, "__attribute", 11) != 0 &&
-			    strncmp(start, "__asm", 5) != 0 && strncmp(start, "asm", 3) != 0 &&
-			    strncmp(start, "__declspec", 10) != 0) {
-				free(last_call);
-				last_call = xstrndup(start, (size_t)(p - start));
-			}
-			continue;
-		}
-		p++;
-	}
-	free(file);
-	free(function);
-	free(last_call);
-	return count;
-}
-
-/* Calls fn on each identifier of text; stops when fn returns true. */
-static bool each_identifier(const char *text, bool (*fn)(const char *, size_t, void *), void *data)
-{
-	const char *p = text;
-
-	while (*p) {
-		if (*p == '"' || *p == '\'') {
-			p = skip_literal(p);
-			continue;
-		}
-		if (identifier_char(*p) && !isdigit((unsigned char)*p)) {
-			const char *start = p;
-
-			while (identifier_char(*p))
-				p++;
-			if (fn(start, (size_t)(p - start), data))
-				return true;
-			continue;
-		}
-		p++;
-	}
-	return false;
-}
-
-struct reach_walk {
-	struct strmap *macros;
-	int depth;
-};
-
-static bool macro_reaches(struct strmap *macros, struct macro *m, int depth);
-
-static bool identifier_reaches(const char *name, size_t len, void *data)
-{
-	struct reach_walk *walk = data;
-	char *copy;
-	struct macro *m;
-
-	if (len == 16 && strncmp(name, "__builtin_expect", 16) == 0)
-		return true;
-	copy = xstrndup(name, len);
-	m = strmap_get(walk->macros, copy);
-	free(copy);
-	return m && macro_reaches(walk->macros, m, walk->depth + 1);
-}
-
-/* Whether m's expansion holds a __builtin_expect call, through any macro. */
-static bool macro_reaches(struct strmap *macros, struct macro *m, int depth)
-{
-	struct reach_walk walk = { macros, depth };
-	bool yes;
-
-	if (m->reaches == 1 || m->reaches == 2)
-		return m->reaches == 1;
-	if (m->reaches == 3 || depth > 64)
-		return false;
-	m->reaches = 3;
-	yes = each_identifier(m->body, identifier_reaches, &walk);
-	m->reaches = yes ? 1 : 2;
-	return yes;
-}
-
-/* A hint macro (likely, LIKELY, expect...): its body begins with a call of
-   __builtin_expect or of another hint macro. */
-static bool macro_is_hint(struct strmap *macros, const struct macro *m, int depth)
-{
-	const char *p = m->body, *start;
-	struct macro *inner;
-	char *name;
-
-	while (*p == ' ' || *p == '(')
-		p++;
-	start = p;
-	while (identifier_char(*p))
-		p++;
-	if (p == start || depth > 64)
-		return false;
-	name = xstrndup(start, (size_t)(p - start));
-	inner = strmap_get(macros, name);
-	if (strcmp(name, "__builtin_expect") == 0) {
-		free(name);
-		return true;
-	}
-	free(name);
-	return inner && macro_is_hint(macros, inner, depth + 1);
-}
-
-struct line_walk {
-	struct strmap *macros;
-	struct macro *found;
-};
-
-static bool first_reaching(const char *name, size_t len, void *data)
-{
-	struct line_walk *walk = data;
-	char *copy = xstrndup(name, len);
-	struct macro *m = strmap_get(walk->macros, copy);
-
-	free(copy);
-	if (!m || !macro_reaches(walk->macros, m, 0))
-		return false;
-	walk->found = m;
-	return true;
-}
-
-/* Line number line of file, from a cache of whole files; NULL if unreadable. */
-static const char *source_line(struct strmap *cache, const char *file, unsigned int line)
-{
-	char **lines = strmap_get(cache, file);
-	unsigned int i;
-
-	if (!lines) {
-		FILE *f = fopen(file, "r");
-		char *text = NULL;
-		size_t cap = 0, n = 0, count = 0;
-
-		lines = NULL;
-		if (f) {
-			while (getline(&text, &cap, f) >= 0)
-				*ARRAY_PUSH(lines, count, n) = xstrdup(text);
-			free(text);
-			fclose(f);
-		}
-		*ARRAY_PUSH(lines, count, n) = NULL;
-		*strmap_slot(cache, xstrdup(file)) = lines;
-	}
-	for (i = 1; lines[i - 1] && i < line; i++)
-		;
-	return lines[i - 1] && i == line ? lines[i - 1] : NULL;
-}
-
-/* The project macro a site at file:line was expanded from, as "NAME
-   (file:line of its definition)", or NULL for a plain hint. */
-static char *site_macro(struct strmap *macros, struct strmap *cache, const char *file,
-			unsigned int line)
-{
-	struct line_walk walk = { macros, NULL };
-	const char *text = source_line(cache, file, line);
-
-	if (!text || !each_identifier(text, first_reaching, &walk))
-		return NULL;
-	if (macro_is_hint(macros, walk.found, 0))
-		return NULL;
-	return xasprintf("%s (%s)", walk.found->name, walk.found->where);
 }
 
 /* The expected value when it is a plain integer, parentheses allowed. */
@@ -596,14 +189,12 @@ static struct json *run_gcov(const char *source, const struct profile_options *o
 	return json;
 }
 
-int profile_source(struct site_table *table, const char *source, const struct profile_options *o)
+/* Runs cc -E -dD on source with the options' flags; returns the
+   preprocessed text, or NULL after saying why. */
+static char *preprocess(const char *source, const struct profile_options *o)
 {
 	char **argv = NULL, *text;
-	size_t argc = 0, cap = 0, count, i, j;
-	struct found *found;
-	struct json *gcov;
-	struct strmap macros = { 0 }, lines_cache = { 0 };
-	char *source_normal = path_normalize(source);
+	size_t argc = 0, cap = 0, i;
 
 	push_words(&argv, &argc, &cap, o->cc);
 	push_words(&argv, &argc, &cap, o->cflags);
@@ -615,106 +206,154 @@ int profile_source(struct site_table *table, const char *source, const struct pr
 	for (i = 0; argv[i]; i++)
 		free(argv[i]);
 	free(argv);
-	if (!text) {
+	if (!text)
 		error("%s: the preprocessor failed", source);
-		return -1;
-	}
-	count = find_sites(text, &found, &macros);
-	free(text);
-	for (i = 0; i < count; i++) {
-		char *macro = site_macro(&macros, &lines_cache, found[i].file, found[i].line);
+	return text;
+}
+
+/* Notes in table the project macro of each site that comes from one. */
+static void note_site_macros(struct site_table *table, struct scan *scan)
+{
+	size_t i;
+
+	for (i = 0; i < scan->count; i++) {
+		const struct scan_site *f = &scan->sites[i];
+		char *macro = scan_site_macro(scan, f);
 
 		if (macro) {
-			site_table_note_macro(table, found[i].file, found[i].line, macro);
+			site_table_note_macro(table, f->file, f->line, macro);
 			free(macro);
 		}
 	}
-	if (o->macros_only)
-		count = 0;
-	gcov = count ? run_gcov(source, o) : NULL;
-	if (count && !gcov)
-		return -1;
-	for (i = 0; i < count; i++) {
-		struct found *f = &found[i];
-		const struct json *file = gcov_file(gcov, f->file);
-		const char *function = NULL;
-		struct line_data d;
-		struct site *site;
-		unsigned int on_line = 0;
-		char *reason = NULL;
-		long expect = 0;
+}
 
-		for (j = 0; j < count; j++)
-			if (found[j].line == f->line && strcmp(found[j].file, f->file) == 0)
-				on_line++;
-		if (file) {
-			gather_line(file, f->line, &d);
-			function = d.function ? d.function : function_at(file, f->line);
-		}
-		if (strcmp(f->function, "?") != 0)
-			function = f->function;
-		if (!file)
-			memset(&d, 0, sizeof(d));
-		char *normal = path_normalize(f->file);
-		bool elsewhere = strcmp(normal, source_normal) != 0;
+/* How many of the scanned sites are on f's line, f included. */
+static unsigned int sites_on_line(const struct scan *scan, const struct scan_site *f)
+{
+	unsigned int on_line = 0;
+	size_t j;
 
-		free(normal);
-		if ((!file || !d.present) && elsewhere) {
-			/* a header's function this file does not use: nothing to count here */
-			free(f->file);
-			free(f->expression);
-			free(f->expect_text);
-			free(f->function);
-			continue;
-		}
-		if (!parse_expect(f->expect_text, &expect))
-			reason = xasprintf("the expected value '%s' is not an integer literal",
-					   f->expect_text);
-		else if (!file)
-			reason = xstrdup("gcov has no data for this file");
-		else if (!d.present)
-			reason = xstrdup("no code at this line in gcov's data (the condition was "
-					 "folded at compile time, or its function was not emitted)");
-		else if (on_line > 1)
-			reason = xasprintf("%u hint sites on one line share its branch counts", on_line);
-		else if (f->inner > 0 && d.arcs > 0)
-			reason = xasprintf("the hinted expression branches itself (%u &&, || or ?:)",
-					   f->inner);
-		else if (f->conditions > 1)
-			/* tried: pairing arcs by evaluation order; gcc orders the arcs
-			   of && and || operands its own way and folds constant ones
-			   away in inlined copies, and the counts came out wrong */
-			reason = xasprintf("%u conditions on this line (if, while, for, &&, ||, ?:) "
-					   "share its %zu branch arcs", f->conditions, d.arcs);
-		else if (d.arcs == 0 && d.count > 0)
-			reason = xstrdup("no branch on this line (the condition was folded, or the "
-					 "value is not branched on)");
-		else if (d.arcs % 2 != 0)
-			reason = xasprintf("%zu branch arcs on this line, not true/false pairs", d.arcs);
-		site = site_table_get(table, f->file, f->line, function ? function : "?",
-				      f->expression, expect);
-		if (reason) {
-			if (!site->reason)
-				site->reason = reason;
-			else
-				free(reason);
-		} else if (d.arcs >= 2) {
-			/* gcov lists a condition's true edge first; an inlined or
-			   cloned function repeats the pair once per copy */
-			unsigned long long taken_true = (unsigned long long)d.taken[0];
-			unsigned long long taken_false = (unsigned long long)d.taken[1];
+	for (j = 0; j < scan->count; j++)
+		if (scan->sites[j].line == f->line && strcmp(scan->sites[j].file, f->file) == 0)
+			on_line++;
+	return on_line;
+}
 
-			site->correct += expect ? taken_true : taken_false;
-			site->incorrect += expect ? taken_false : taken_true;
-		}
-		site->counted = true;
-		free(f->function);
-		free(f->file);
-		free(f->expression);
-		free(f->expect_text);
+/* Why gcov's data d for f's line (file: gcov's entry for f's file, or
+   NULL) gives no counts for f; NULL when it does. */
+static char *unmatched_reason(const struct scan_site *f, bool expect_parsed,
+			      const struct json *file, const struct line_data *d,
+			      unsigned int on_line)
+{
+	if (!expect_parsed)
+		return xasprintf("the expected value '%s' is not an integer literal",
+				 f->expect_text);
+	if (!file)
+		return xstrdup("gcov has no data for this file");
+	if (!d->present)
+		return xstrdup("no code at this line in gcov's data (the condition was "
+			       "folded at compile time, or its function was not emitted)");
+	if (on_line > 1)
+		return xasprintf("%u hint sites on one line share its branch counts", on_line);
+	if (f->inner > 0 && d->arcs > 0)
+		return xasprintf("the hinted expression branches itself (%u &&, || or ?:)",
+				 f->inner);
+	if (f->conditions > 1)
+		/* tried: pairing arcs by evaluation order; gcc orders the arcs
+		   of && and || operands its own way and folds constant ones
+		   away in inlined copies, and the counts came out wrong */
+		return xasprintf("%u conditions on this line (if, while, for, &&, ||, ?:) "
+				 "share its %zu branch arcs", f->conditions, d->arcs);
+	if (d->arcs == 0 && d->count > 0)
+		return xstrdup("no branch on this line (the condition was folded, or the "
+			       "value is not branched on)");
+	if (d->arcs % 2 != 0)
+		return xasprintf("%zu branch arcs on this line, not true/false pairs", d->arcs);
+	return NULL;
+}
+
+/* Adds gcov's counts of line data d, or the reason it has none, to site. */
+static void credit_site(struct site *site, const struct line_data *d, long expect,
+			char *reason)
+{
+	if (reason) {
+		if (!site->reason)
+			site->reason = reason;
+		else
+			free(reason);
+	} else if (d->arcs >= 2) {
+		/* gcov lists a condition's true edge first; an inlined or
+		   cloned function repeats the pair once per copy */
+		unsigned long long taken_true = (unsigned long long)d->taken[0];
+		unsigned long long taken_false = (unsigned long long)d->taken[1];
+
+		site->correct += expect ? taken_true : taken_false;
+		site->incorrect += expect ? taken_false : taken_true;
 	}
-	free(found);
+	site->counted = true;
+}
+
+/* Adds site f of source to table with gcov's counts, or with the reason
+   it has none; skips a header's site that gcov has no code for. */
+static void profile_site(struct site_table *table, const struct scan *scan,
+			 const struct scan_site *f, const struct json *gcov,
+			 const char *source_normal)
+{
+	const struct json *file = gcov_file(gcov, f->file);
+	const char *function = NULL;
+	struct line_data d;
+	char *normal, *reason;
+	bool elsewhere, expect_parsed;
+	long expect = 0;
+
+	if (file) {
+		gather_line(file, f->line, &d);
+		function = d.function ? d.function : function_at(file, f->line);
+	} else {
+		memset(&d, 0, sizeof(d));
+	}
+	if (strcmp(f->function, "?") != 0)
+		function = f->function;
+	normal = path_normalize(f->file);
+	elsewhere = strcmp(normal, source_normal) != 0;
+	free(normal);
+	if ((!file || !d.present) && elsewhere)
+		/* a header's function this file does not use: nothing to count here */
+		return;
+	/* a value that does not parse still keys the site, by what strtol read */
+	expect_parsed = parse_expect(f->expect_text, &expect);
+	reason = unmatched_reason(f, expect_parsed, file, &d, sites_on_line(scan, f));
+	credit_site(site_table_get(table, f->file, f->line, function ? function : "?",
+				   f->expression, expect),
+		    &d, expect, reason);
+}
+
+int profile_source(struct site_table *table, const char *source, const struct profile_options *o)
+{
+	struct scan scan;
+	struct json *gcov;
+	char *text = preprocess(source, o), *source_normal;
+	size_t i;
+
+	if (!text)
+		return -1;
+	scan_text(&scan, text);
+	free(text);
+	note_site_macros(table, &scan);
+	if (o->macros_only || scan.count == 0) {
+		scan_free(&scan);
+		return 0;
+	}
+	gcov = run_gcov(source, o);
+	if (!gcov) {
+		scan_free(&scan);
+		return -1;
+	}
+	source_normal = path_normalize(source);
+	for (i = 0; i < scan.count; i++)
+		profile_site(table, &scan, &scan.sites[i], gcov, source_normal);
 	free(source_normal);
 	json_free(gcov);
+	scan_free(&scan);
 	return 0;
 }

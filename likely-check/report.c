@@ -153,44 +153,67 @@ static void print_macros(struct site **sites, size_t n)
 	strmap_free(&seen);
 }
 
-size_t report_print(struct site_table *table, const struct report_options *o)
-{
-	size_t n = table->count, i, failing = 0, ran = 0, never = 0, constant = 0, unmatched = 0;
-	struct site **sites = xcalloc(n, sizeof(*sites));
+/* How many sites are in each state, and how many fail the --fail-over gate. */
+struct tally {
+	size_t ran, never, constant, unmatched, failing;
+};
 
-	if (n)
-		memcpy(sites, table->sites, n * sizeof(*sites));
+/* Counts the sites of each state into t and sets function_width. */
+static void tally_sites(struct site **sites, size_t n, const struct report_options *o,
+			struct tally *t)
+{
+	size_t i;
+
+	memset(t, 0, sizeof(*t));
 	for (i = 0; i < n; i++) {
 		int width = (int)strlen(sites[i]->function);
 
 		if (width > function_width)
 			function_width = width > 32 ? 32 : width;
 		if (sites[i]->reason)
-			unmatched++;
+			t->unmatched++;
 		else if (total(sites[i]) == 0)
-			never++;
+			t->never++;
 		else if (is_constant(sites[i]))
-			constant++;
+			t->constant++;
 		else
-			ran++;
+			t->ran++;
 		if (!sites[i]->reason && !is_constant(sites[i]) && wrong_over(sites[i], o->fail_over))
-			failing++;
+			t->failing++;
 	}
-	qsort(sites, n, sizeof(*sites), compare_wrong);
-	if (o->format == REPORT_JSON) {
-		print_json(sites, n, o, failing, table);
-		free(sites);
-		return failing;
+}
+
+/* The sites without a ratio, never ran and not matched, in file order. */
+static void print_uncounted(struct site **sites, size_t n, const struct tally *t)
+{
+	size_t i;
+
+	if (t->never) {
+		printf("\nnever ran:\n");
+		for (i = 0; i < n; i++)
+			if (!sites[i]->reason && total(sites[i]) == 0)
+				printf("  %s %s:%u  %s (expect %ld)\n", sites[i]->function, sites[i]->file,
+				       sites[i]->line, sites[i]->expression, sites[i]->expect);
 	}
-	if (n == 0) {
-		printf("no __builtin_expect site in the input: the program has no hint, or its\n"
-		       "likely/unlikely macros expand to nothing (as SQLite's do)\n");
-		free(sites);
-		return 0;
+	if (t->unmatched) {
+		printf("\nnot matched to gcov's branch counts:\n");
+		for (i = 0; i < n; i++)
+			if (sites[i]->reason)
+				printf("  %s %s:%u  %s: %s\n", sites[i]->function, sites[i]->file,
+				       sites[i]->line, sites[i]->expression, sites[i]->reason);
 	}
-	printf("%zu hint sites: %zu ran, %zu constant, %zu never ran", n, ran, constant, never);
-	if (table->profile)
-		printf(", %zu not matched to gcov", unmatched);
+}
+
+/* The text report of the n sites, most wrong first; sorts them by place. */
+static void print_text(struct site **sites, size_t n, const struct report_options *o,
+		       const struct tally *t, bool profile)
+{
+	size_t i;
+
+	printf("%zu hint sites: %zu ran, %zu constant, %zu never ran", n, t->ran, t->constant,
+	       t->never);
+	if (profile)
+		printf(", %zu not matched to gcov", t->unmatched);
 	printf("\n");
 	if (o->threshold >= 0)
 		printf("! marks sites wrong more than %g%% of the time\n", o->threshold);
@@ -199,28 +222,34 @@ size_t report_print(struct site_table *table, const struct report_options *o)
 	for (i = 0; i < n; i++)
 		if (!sites[i]->reason && total(sites[i]) > 0 && !is_constant(sites[i]))
 			print_site_row(sites[i], o);
-	if (constant) {
+	if (t->constant) {
 		printf("\nconstant at compile time:\n");
 		for (i = 0; i < n; i++)
 			if (!sites[i]->reason && is_constant(sites[i]))
 				print_site_row(sites[i], o);
 	}
 	qsort(sites, n, sizeof(*sites), compare_site_location);
-	if (never) {
-		printf("\nnever ran:\n");
-		for (i = 0; i < n; i++)
-			if (!sites[i]->reason && total(sites[i]) == 0)
-				printf("  %s %s:%u  %s (expect %ld)\n", sites[i]->function, sites[i]->file,
-				       sites[i]->line, sites[i]->expression, sites[i]->expect);
-	}
-	if (unmatched) {
-		printf("\nnot matched to gcov's branch counts:\n");
-		for (i = 0; i < n; i++)
-			if (sites[i]->reason)
-				printf("  %s %s:%u  %s: %s\n", sites[i]->function, sites[i]->file,
-				       sites[i]->line, sites[i]->expression, sites[i]->reason);
-	}
+	print_uncounted(sites, n, t);
 	print_macros(sites, n);
+}
+
+size_t report_print(struct site_table *table, const struct report_options *o)
+{
+	size_t n = table->count;
+	struct site **sites = xcalloc(n, sizeof(*sites));
+	struct tally t;
+
+	if (n)
+		memcpy(sites, table->sites, n * sizeof(*sites));
+	tally_sites(sites, n, o, &t);
+	qsort(sites, n, sizeof(*sites), compare_wrong);
+	if (o->format == REPORT_JSON)
+		print_json(sites, n, o, t.failing, table);
+	else if (n == 0)
+		printf("no __builtin_expect site in the input: the program has no hint, or its\n"
+		       "likely/unlikely macros expand to nothing (as SQLite's do)\n");
+	else
+		print_text(sites, n, o, &t, table->profile);
 	free(sites);
-	return failing;
+	return t.failing;
 }

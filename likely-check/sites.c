@@ -126,10 +126,81 @@ void site_table_attach_macros(struct site_table *table)
 	}
 }
 
+/* Adds a "site" line's counts to table; false when it is not one. */
+static bool read_site(struct site_table *table, char *line)
+{
+	unsigned long long correct, incorrect, constant;
+	unsigned int site_line;
+	long expect;
+	int used = 0;
+	char *fields[3];
+	struct site *site;
+
+	if (strncmp(line, "site ", 5) != 0 ||
+	    sscanf(line + 5, "%llu %llu %llu %ld %u\t%n", &correct, &incorrect, &constant,
+		   &expect, &site_line, &used) != 5 || used == 0 ||
+	    split_tabs(line + 5 + used, fields, 3) != 3)
+		return false;
+	site = site_table_get(table, fields[0], site_line, fields[1], fields[2], expect);
+	site->correct += correct;
+	site->incorrect += incorrect;
+	site->constant += constant;
+	site->counted = true;
+	return true;
+}
+
+/* Adds an "unmatched" line's site and reason to table; false when it is
+   not one. */
+static bool read_unmatched(struct site_table *table, char *line)
+{
+	unsigned int site_line;
+	long expect;
+	int used = 0;
+	char *fields[4];
+	struct site *site;
+
+	if (strncmp(line, "unmatched ", 10) != 0 ||
+	    sscanf(line + 10, "%ld %u\t%n", &expect, &site_line, &used) != 2 || used == 0 ||
+	    split_tabs(line + 10 + used, fields, 4) != 4)
+		return false;
+	site = site_table_get(table, fields[0], site_line, fields[1], fields[2], expect);
+	if (!site->reason)
+		site->reason = xstrdup(fields[3]);
+	return true;
+}
+
+/* Notes a "macro" line's macro in table; false when it is not one. */
+static bool read_macro(struct site_table *table, char *line)
+{
+	unsigned int site_line;
+	int used = 0;
+	char *fields[2];
+
+	if (strncmp(line, "macro ", 6) != 0 ||
+	    sscanf(line + 6, "%u\t%n", &site_line, &used) != 1 || used == 0 ||
+	    split_tabs(line + 6 + used, fields, 2) != 2)
+		return false;
+	site_table_note_macro(table, fields[0], site_line, fields[1]);
+	return true;
+}
+
+/* Adds one line after the first of a data file to table; false when the
+   line is malformed. */
+static bool read_record(struct site_table *table, char *line)
+{
+	if (strncmp(line, "module ", 7) == 0 || line[0] == '\0')
+		return true;
+	if (strcmp(line, "source profile") == 0) {
+		table->profile = true;
+		return true;
+	}
+	return read_site(table, line) || read_unmatched(table, line) || read_macro(table, line);
+}
+
 int site_table_read(struct site_table *table, const char *path)
 {
 	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
-	char *line = NULL, *fields[4];
+	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
 	unsigned long lineno = 0;
@@ -140,57 +211,19 @@ int site_table_read(struct site_table *table, const char *path)
 		return -1;
 	}
 	while ((len = getline(&line, &cap, f)) > 0) {
-		unsigned long long correct, incorrect, constant;
-		unsigned int site_line;
-		long expect;
-		int used = 0, n;
-		struct site *site;
-
 		lineno++;
 		if (line[len - 1] == '\n')
 			line[--len] = '\0';
-		if (lineno == 1) {
-			if (strcmp(line, "likely-check 1") != 0) {
-				error("%s: not a likely-check data file (first line '%.40s')", path, line);
-				status = -1;
-				break;
-			}
-			continue;
+		if (lineno == 1 && strcmp(line, "likely-check 1") != 0) {
+			error("%s: not a likely-check data file (first line '%.40s')", path, line);
+			status = -1;
+			break;
 		}
-		if (strncmp(line, "module ", 7) == 0 || line[0] == '\0')
-			continue;
-		if (strcmp(line, "source profile") == 0) {
-			table->profile = true;
-			continue;
+		if (lineno > 1 && !read_record(table, line)) {
+			error("%s:%lu: malformed line", path, lineno);
+			status = -1;
+			break;
 		}
-		if (strncmp(line, "site ", 5) == 0 &&
-		    sscanf(line + 5, "%llu %llu %llu %ld %u\t%n", &correct, &incorrect, &constant,
-			   &expect, &site_line, &used) == 5 && used > 0 &&
-		    (n = split_tabs(line + 5 + used, fields, 3)) == 3) {
-			site = site_table_get(table, fields[0], site_line, fields[1], fields[2], expect);
-			site->correct += correct;
-			site->incorrect += incorrect;
-			site->constant += constant;
-			site->counted = true;
-			continue;
-		}
-		if (strncmp(line, "unmatched ", 10) == 0 &&
-		    sscanf(line + 10, "%ld %u\t%n", &expect, &site_line, &used) == 2 && used > 0 &&
-		    (n = split_tabs(line + 10 + used, fields, 4)) == 4) {
-			site = site_table_get(table, fields[0], site_line, fields[1], fields[2], expect);
-			if (!site->reason)
-				site->reason = xstrdup(fields[3]);
-			continue;
-		}
-		if (strncmp(line, "macro ", 6) == 0 &&
-		    sscanf(line + 6, "%u\t%n", &site_line, &used) == 1 && used > 0 &&
-		    (n = split_tabs(line + 6 + used, fields, 2)) == 2) {
-			site_table_note_macro(table, fields[0], site_line, fields[1]);
-			continue;
-		}
-		error("%s:%lu: malformed line", path, lineno);
-		status = -1;
-		break;
 	}
 	if (lineno == 0) {
 		error("%s: empty file", path);
