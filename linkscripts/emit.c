@@ -69,6 +69,19 @@ static char *output_section_body(char *script, const char *name)
 	return NULL;
 }
 
+/* The end of the traced code.  Code that every run executes but no
+   order names goes just before it: linkopt-prefetch.o's constructor.  At
+   the end, not the head, so that the page packing of the traced sections,
+   computed from where .text began in the traced link, still holds. */
+static void print_hot_end(const struct ordering *order)
+{
+	if (order->hot > 0) {
+		printf("    /* linkopt: run by every start-up or exit, named by no trace */\n");
+		printf("    *(%s)\n", EMIT_PREFETCH_SECTION);
+	}
+	printf("    PROVIDE_HIDDEN(__linkopt_hot_end = .);\n");
+}
+
 /* Around the traced code of .text (the order's hot head),
    __linkopt_hot_start and __linkopt_hot_end mark the range that
    linkopt-prefetch.o asks the kernel to read at start-up. */
@@ -84,7 +97,7 @@ static void print_patterns(const struct ordering *order, const char *output)
 		const struct ordering_entry *e = &order->entries[i];
 
 		if (text && i == order->hot)
-			printf("    PROVIDE_HIDDEN(__linkopt_hot_end = .);\n");
+			print_hot_end(order);
 		if (e->section) {
 			const char *out = output_section_of(e->section);
 
@@ -95,7 +108,7 @@ static void print_patterns(const struct ordering *order, const char *output)
 		}
 	}
 	if (text && order->hot >= order->count)
-		printf("    PROVIDE_HIDDEN(__linkopt_hot_end = .);\n");
+		print_hot_end(order);
 	printf("    /* linkopt: end */\n   ");
 }
 
