@@ -70,14 +70,17 @@ static char *output_section_body(char *script, const char *name)
 }
 
 /* The end of the traced code.  Code that every run executes but no
-   order names goes just before it: linkopt-prefetch.o's constructor.  At
-   the end, not the head, so that the page packing of the traced sections,
-   computed from where .text began in the traced link, still holds. */
+   order names goes just before it: linkopt-prefetch.o's constructor, and
+   .fini, which the default script puts after all the cold code, where it
+   costs a page of its own.  At the end, not the head, so that the page
+   packing of the traced sections, computed from where .text began in the
+   traced link, still holds. */
 static void print_hot_end(const struct ordering *order)
 {
 	if (order->hot > 0) {
 		printf("    /* linkopt: run by every start-up or exit, named by no trace */\n");
 		printf("    *(%s)\n", EMIT_PREFETCH_SECTION);
+		printf("    KEEP (*(SORT_NONE(.fini)))\n");
 	}
 	printf("    PROVIDE_HIDDEN(__linkopt_hot_end = .);\n");
 }
