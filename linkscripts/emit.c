@@ -155,13 +155,24 @@ static int emit_gnu_ld(const struct ordering *order, char **ld_argv, const char 
 	return 0;
 }
 
-/* Each symbol once: the first entry to name it places it. */
+/* Each symbol once: the first entry to name it places it.  A name that a
+   shared library defines too stays: lld orders this link's definition by it
+   (a local one too: it looks names up among every object's locals as
+   well), although it warns about the shared one. */
 static void emit_lld(const struct ordering *order)
 {
 	struct strmap seen = { 0 };
 	size_t i, k;
 
 	printf("# %s\n", order->provenance);
+	if (order->shared_name_count) {
+		printf("# lld warns \"unable to order shared symbol\" (\"undefined symbol\" when --as-needed drops the "
+		       "library) for names that a shared library defines too, and orders this link's own "
+		       "definitions all the same (-Wl,--no-warn-symbol-ordering silences it):");
+		for (i = 0; i < order->shared_name_count; i++)
+			printf(" %s", order->shared_names[i]);
+		putchar('\n');
+	}
 	for (i = 0; i < order->count; i++) {
 		const struct ordering_entry *e = &order->entries[i];
 

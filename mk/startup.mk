@@ -29,7 +29,10 @@
 #   make startup-clean    removes what these targets wrote
 #
 # STARTUP_LINKER = gnu-ld (default), gold, lld or mold: each has its own
-# order file, so switching needs no clean.
+# order file, so switching needs no clean.  lld links with
+# --no-warn-symbol-ordering: the order is made from this very link, and
+# lld warns about every name that a shared library defines too (a static
+# error() beside libc's) while it orders the program's own definition.
 
 LINKOPT ?= $(dir $(lastword $(MAKEFILE_LIST))).
 STARTUP_CC ?= $(CC)
@@ -70,6 +73,8 @@ ifeq ($(STARTUP_LINKER),gnu-ld)
 	$(STARTUP_LINK) $(STARTUP_PREFETCH) -Wl,-T,$(STARTUP_ORDER)
 else ifeq ($(STARTUP_LINKER),gold)
 	$(STARTUP_LINK) -fuse-ld=gold -Wl,--section-ordering-file,$(STARTUP_ORDER)
+else ifeq ($(STARTUP_LINKER),lld)
+	$(STARTUP_LINK) -fuse-ld=lld -Wl,--symbol-ordering-file,$(STARTUP_ORDER) -Wl,--no-warn-symbol-ordering
 else
 	$(STARTUP_LINK) -fuse-ld=$(STARTUP_LINKER) -Wl,--symbol-ordering-file,$(STARTUP_ORDER)
 endif
