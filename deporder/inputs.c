@@ -14,7 +14,8 @@
 #include <unistd.h>
 
 /* ld options that take their value as the next argument when it is not
-   attached; they are skipped (with a warning) unless handled below. */
+   attached; those not handled below are accepted without a word unless
+   they are among the unmodelled ones. */
 static const char *const options_with_argument[] = {
 	"o", "output", "m", "T", "script", "Map", "soname", "h", "rpath", "rpath-link",
 	"dynamic-linker", "I", "plugin", "plugin-opt", "z", "y", "trace-symbol", "a", "A",
@@ -24,7 +25,7 @@ static const char *const options_with_argument[] = {
 	"Tldata-segment", "defsym", "exclude-libs", "wrap", "retain-symbols-file", "P",
 	"depaudit", "audit", "dependency-file", "oformat", "image-base", "assert", "fini",
 	"init", "require-defined", "L", "l", "u", "e", "entry", "undefined", "library",
-	"library-path", NULL,
+	"library-path", "dT", "default-script", NULL,
 };
 
 /* ld options without a value; listed so that a single-dash long option
@@ -57,7 +58,21 @@ static const char *const known_flags[] = {
 	"dynamic-list-cpp-new", "exclude-modules-for-implib", "orphan-handling", "error-execstack",
 	"no-error-execstack", "warn-execstack", "no-warn-execstack", "warn-rwx-segments",
 	"no-warn-rwx-segments", "section-ordering-file", "print-sysroot", "force-group-allocation",
-	NULL,
+	"s", "S", "x", "X", "t", "v", "V", "M", "n", "N", "E", "q", "g", "d", "dc", "dp", "EB", "EL",
+	"r", "i", "Ur", "start-lib", "end-lib", NULL,
+};
+
+/* Known ld options that change which inputs the link takes or how their
+   symbols resolve in ways deporder does not model (a relocatable link, a
+   sysroot, libraries found through DT_NEEDED, another input format):
+   skipped with a warning, as unknown options are.  Every other known
+   option only shapes the output (its name, format, layout, dynamic
+   section, what ld prints) and is accepted without a word: the compiler
+   driver adds ten of those to every link. */
+static const char *const unmodelled_options[] = {
+	"r", "relocatable", "i", "Ur", "b", "format", "nostdlib", "sysroot", "Y", "copy-dt-needed-entries",
+	"add-needed", "c", "mri-script", "dT", "default-script", "start-lib", "end-lib",
+	"allow-multiple-definition", NULL,
 };
 
 static bool is_known_flag(const char *name)
@@ -75,6 +90,18 @@ static bool takes_argument(const char *name)
 	const char *const *o;
 
 	for (o = options_with_argument; *o; o++)
+		if (strcmp(*o, name) == 0)
+			return true;
+	return false;
+}
+
+static bool is_unmodelled(const char *name, const char *value)
+{
+	const char *const *o;
+
+	if (!strcmp(name, "z"))
+		return value && !strcmp(value, "muldefs");
+	for (o = unmodelled_options; *o; o++)
 		if (strcmp(*o, name) == 0)
 			return true;
 	return false;
@@ -114,8 +141,9 @@ const char *inputs_linker;
 
 static struct strmap warned_options;
 
-/* value: the option's separate or attached value, for -z, whose keywords
-   are options of their own (-z relro, -z now). */
+/* An option deporder does not model, or does not know, once per option.
+   value: the option's separate or attached value, for -z, whose keywords
+   are options of their own (-z muldefs). */
 static void warn_skipped(const char *arg, const char *value)
 {
 	const char *eq = strchr(arg, '=');
@@ -129,7 +157,7 @@ static void warn_skipped(const char *arg, const char *value)
 	}
 	*slot = name;
 	if (!inputs_quiet)
-		warn("ignoring ld option '%s': it does not change which inputs the link pulls in", name);
+		warn("ignoring ld option '%s': deporder does not model it; the closure may differ from ld's", name);
 }
 
 /* Reads an @file of whitespace-separated, quotable arguments. */
@@ -337,7 +365,7 @@ static int apply_option(struct parse_context *c, const struct ld_option *o)
 
 		warn("ignoring ld option '%s%s%s': deporder does not model it; the closure may differ from ld's",
 		     o->arg, separate ? " " : "", separate ? value : "");
-	} else {
+	} else if (is_unmodelled(o->name, value) || (!takes_argument(o->name) && !is_known_flag(o->name))) {
 		warn_skipped(o->arg, value);
 	}
 	return 0;

@@ -174,9 +174,11 @@ struct unit_section *order_compute(struct link *link, const struct unit_section 
 				   bool by_section, size_t *count);
 
 /* The order (count entries, section 0: a whole unit; the first hot of
-   them traced) as the emitters read it, with a copy of provenance.  Free
-   it with ordering_free. */
-struct ordering *order_record(const struct unit_section *order, size_t count, size_t hot, const char *provenance);
+   them traced) as the emitters read it, with a copy of provenance and the
+   order's names that a shared library of the link defines too.  Free it
+   with ordering_free. */
+struct ordering *order_record(struct link *link, const struct unit_section *order, size_t count, size_t hot,
+			      const char *provenance);
 
 /* Prints the units in dependency order, the hot_count hot sections first. */
 void order_print(struct link *link, const struct unit_section *hot, size_t hot_count, enum output_format format,

@@ -289,7 +289,7 @@ static int emit(struct link *link, const struct hot_order *hot, char **args, int
 	size_t n;
 	struct unit_section *order = order_compute(link, hot->sections, hot->count, by_section, &n);
 	char *text = provenance(hot, n, args, count);
-	struct ordering *record = order_record(order, n, by_section ? hot->count : count_hot_units(hot, order, n), text);
+	struct ordering *record = order_record(link, order, n, by_section ? hot->count : count_hot_units(hot, order, n), text);
 	int status;
 
 	hot_add_edges(hot, record);

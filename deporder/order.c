@@ -288,7 +288,62 @@ static void add_symbols(struct ordering_entry *e, const struct unit_section *us)
 	}
 }
 
-struct ordering *order_record(const struct unit_section *order, size_t count, size_t hot, const char *provenance)
+/* The names that the shared libraries of the command line define, needed
+   or not: lld keeps them all in its symbol table (those of a library that
+   --as-needed drops as undefined). */
+static void collect_shared_names(struct strmap *names, const struct input *group)
+{
+	size_t i, k;
+
+	for (i = 0; i < group->child_count; i++) {
+		const struct input *in = group->children[i];
+
+		if (in->kind == INPUT_GROUP || in->kind == INPUT_SCRIPT) {
+			collect_shared_names(names, in);
+			continue;
+		}
+		if (in->kind != INPUT_SHARED || !in->unit)
+			continue;
+		for (k = in->unit->elf.first_global; k < in->unit->elf.symbol_count; k++) {
+			const struct elf_symbol *s = &in->unit->elf.symbols[k];
+
+			if (s->shndx != SHN_UNDEF && s->bind != STB_LOCAL && s->name[0])
+				*strmap_slot(names, s->name) = (void *)1;
+		}
+	}
+}
+
+/* lld warns "unable to order shared symbol" (or "undefined symbol", the
+   library dropped) for a name of the order that a shared library defines
+   too, whether this link's definition is global or local, and orders this
+   link's definition all the same; the record lists those names. */
+static void note_shared_names(struct ordering *record, const struct link *link)
+{
+	struct strmap shared = { 0 }, seen = { 0 };
+	size_t i, k;
+
+	collect_shared_names(&shared, link->options->root);
+	for (i = 0; i < record->count; i++) {
+		const struct ordering_entry *e = &record->entries[i];
+
+		for (k = 0; k < e->symbol_count; k++) {
+			void **slot;
+
+			if (!strmap_get(&shared, e->symbols[k]))
+				continue;
+			slot = strmap_slot(&seen, e->symbols[k]);
+			if (*slot)
+				continue;
+			*slot = (void *)1;
+			ordering_add_shared_name(record, e->symbols[k]);
+		}
+	}
+	strmap_free(&shared);
+	strmap_free(&seen);
+}
+
+struct ordering *order_record(struct link *link, const struct unit_section *order, size_t count, size_t hot,
+			      const char *provenance)
 {
 	struct ordering *record = xcalloc(1, sizeof(*record));
 	size_t i;
@@ -304,6 +359,7 @@ struct ordering *order_record(const struct unit_section *order, size_t count, si
 	}
 	record->hot = hot;
 	record->provenance = xstrdup(provenance);
+	note_shared_names(record, link);
 	return record;
 }
 

@@ -18,6 +18,11 @@ void ordering_add_symbol(struct ordering_entry *entry, const char *name)
 	*ARRAY_PUSH(entry->symbols, entry->symbol_count, entry->symbol_capacity) = xstrdup(name);
 }
 
+void ordering_add_shared_name(struct ordering *order, const char *name)
+{
+	*ARRAY_PUSH(order->shared_names, order->shared_name_count, order->shared_name_capacity) = xstrdup(name);
+}
+
 void ordering_free(struct ordering *order)
 {
 	size_t i, k;
@@ -40,6 +45,9 @@ void ordering_free(struct ordering *order)
 		free(order->edges[i].callee);
 	}
 	free(order->edges);
+	for (i = 0; i < order->shared_name_count; i++)
+		free(order->shared_names[i]);
+	free(order->shared_names);
 	free(order->provenance);
 	free(order);
 }

@@ -31,6 +31,9 @@ struct ordering {
 	char *provenance;       /* one line: what made the order, from what */
 	struct ordering_edge *edges; /* in order of first occurrence */
 	size_t edge_count, edge_capacity;
+	char **shared_names;    /* entries' symbols that a shared library of the link defines too,
+				   each once, in order: lld warns about them but orders them */
+	size_t shared_name_count, shared_name_capacity;
 };
 
 /* Appends an entry for unit (file: its pattern; section NULL: the whole
@@ -40,6 +43,9 @@ struct ordering_entry *ordering_add(struct ordering *order, const char *unit, co
 
 /* Appends a copy of name to the entry's symbols. */
 void ordering_add_symbol(struct ordering_entry *entry, const char *name);
+
+/* Appends a copy of name to the order's shared_names. */
+void ordering_add_shared_name(struct ordering *order, const char *name);
 
 /* Frees the record's contents and the record. */
 void ordering_free(struct ordering *order);

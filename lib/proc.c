@@ -299,8 +299,14 @@ int proc_exec(const struct proc_request *rq, struct proc_result *result)
 		result->status = -(errno ? errno : EINVAL);
 	free_list(envp);
 	plumbing_close_child_side(&p);
-	if (pid > 0)
+	if (pid > 0) {
+		result->pid = pid;
+		if (rq->running)
+			*rq->running = pid;
 		result->status = child_status(pid, &p);
+		if (rq->running)
+			*rq->running = 0;
+	}
 	close_fd(&p.report[0]);
 	close_fd(&p.capture[0].fd);
 	close_fd(&p.capture[1].fd);

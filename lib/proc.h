@@ -10,6 +10,7 @@
 #ifndef LINKOPT_PROC_H
 #define LINKOPT_PROC_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -38,6 +39,8 @@ struct proc_request {
 	bool stdin_null;             /* stdin from /dev/null rather than ours */
 	enum proc_stream out, err;
 	const char *log;             /* the file PROC_LOG appends to */
+	volatile sig_atomic_t *running; /* the child's pid while it runs, 0 before and after:
+					   for a signal handler that passes signals on */
 };
 
 /* What became of a command. */
@@ -46,6 +49,7 @@ struct proc_result {
 	char *out;                   /* PROC_CAPTURE: all of stdout, NUL-terminated; else NULL */
 	char *err;                   /* PROC_CAPTURE: all of stderr; else NULL */
 	double seconds;              /* wall time from start to end */
+	long pid;                    /* the child's process id; 0 when there was none */
 };
 
 /* Seconds on a monotonic clock, for step timings. */

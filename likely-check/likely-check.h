@@ -15,6 +15,9 @@
    lose counts.  The hint itself still reaches the compiler. */
 #ifndef LIKELY_CHECK_H
 #define LIKELY_CHECK_H
+/* -include reaches assembly files run through the preprocessor (.S) too:
+   they get nothing. */
+#ifndef __ASSEMBLER__
 /* The sites of glibc's extern inline functions (putc_unlocked...) would
    draw "static but declared in inline function" on every file: a system
    header keeps that quiet, and diagnostics on the user's own tokens stay. */
@@ -100,4 +103,5 @@ likely_check_count_(unsigned long long *counter)
 	__builtin_expect(likely_check_value_, (likely_check_c_)); })
 #endif
 
+#endif /* __ASSEMBLER__ */
 #endif

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char description[] =
@@ -70,7 +71,8 @@ static char *support_dir(void)
 static const char *run_dir;
 
 static const struct cli_option run_options[] = {
-	{ "--dir", 0, CLI_STRING, &run_dir, "DIR", "where the runtime writes likely-check.PID (default .)" },
+	{ "--dir", 0, CLI_STRING, &run_dir, "DIR", "where the runtime writes likely-check.PID (default .);\n"
+	  "created when missing" },
 	{ 0 }
 };
 
@@ -80,6 +82,33 @@ static const struct cli_command run_command = {
 		       "writes likely-check.PID at exit.\n",
 	.footer = exit_status, .flags = CLI_STOP_AT_OPERAND, .min_operands = 1, .missing = "no command given",
 };
+
+/* mkdir -p: each missing folder of path; false with errno set when one
+   cannot be made or a part is no folder. */
+static bool make_folders(const char *path)
+{
+	char *copy = xstrdup(path), *p;
+	struct stat st;
+	bool ok = true;
+
+	for (p = copy + 1; ok; p++) {
+		char c = *p;
+
+		if (c != '/' && c != '\0')
+			continue;
+		*p = '\0';
+		ok = (mkdir(copy, 0777) == 0 || errno == EEXIST) && stat(copy, &st) == 0;
+		if (ok && !S_ISDIR(st.st_mode)) {
+			errno = ENOTDIR;
+			ok = false;
+		}
+		*p = c;
+		if (c == '\0')
+			break;
+	}
+	free(copy);
+	return ok;
+}
 
 static int command_run(int argc, char **argv)
 {
@@ -94,6 +123,8 @@ static int command_run(int argc, char **argv)
 	if (setenv("LD_PRELOAD", preload, 1) < 0)
 		fatal("cannot set LD_PRELOAD: %s", strerror(errno));
 	if (run_dir) {
+		if (!make_folders(run_dir))
+			fatal("%s: cannot use as output folder: %s", run_dir, strerror(errno));
 		absdir = realpath(run_dir, NULL);
 		if (!absdir)
 			fatal("%s: cannot use as output folder: %s", run_dir, strerror(errno));

@@ -69,6 +69,22 @@ static char *output_section_body(char *script, const char *name)
 	return NULL;
 }
 
+/* The end of the traced code.  Code that every run executes but no
+   order names goes just before it: linkopt-prefetch.o's constructor, and
+   .fini, which the default script puts after all the cold code, where it
+   costs a page of its own.  At the end, not the head, so that the page
+   packing of the traced sections, computed from where .text began in the
+   traced link, still holds. */
+static void print_hot_end(const struct ordering *order)
+{
+	if (order->hot > 0) {
+		printf("    /* linkopt: run by every start-up or exit, named by no trace */\n");
+		printf("    *(%s)\n", EMIT_PREFETCH_SECTION);
+		printf("    KEEP (*(SORT_NONE(.fini)))\n");
+	}
+	printf("    PROVIDE_HIDDEN(__linkopt_hot_end = .);\n");
+}
+
 /* Around the traced code of .text (the order's hot head),
    __linkopt_hot_start and __linkopt_hot_end mark the range that
    linkopt-prefetch.o asks the kernel to read at start-up. */
@@ -84,7 +100,7 @@ static void print_patterns(const struct ordering *order, const char *output)
 		const struct ordering_entry *e = &order->entries[i];
 
 		if (text && i == order->hot)
-			printf("    PROVIDE_HIDDEN(__linkopt_hot_end = .);\n");
+			print_hot_end(order);
 		if (e->section) {
 			const char *out = output_section_of(e->section);
 
@@ -95,7 +111,7 @@ static void print_patterns(const struct ordering *order, const char *output)
 		}
 	}
 	if (text && order->hot >= order->count)
-		printf("    PROVIDE_HIDDEN(__linkopt_hot_end = .);\n");
+		print_hot_end(order);
 	printf("    /* linkopt: end */\n   ");
 }
 
@@ -139,13 +155,24 @@ static int emit_gnu_ld(const struct ordering *order, char **ld_argv, const char 
 	return 0;
 }
 
-/* Each symbol once: the first entry to name it places it. */
+/* Each symbol once: the first entry to name it places it.  A name that a
+   shared library defines too stays: lld orders this link's definition by it
+   (a local one too: it looks names up among every object's locals as
+   well), although it warns about the shared one. */
 static void emit_lld(const struct ordering *order)
 {
 	struct strmap seen = { 0 };
 	size_t i, k;
 
 	printf("# %s\n", order->provenance);
+	if (order->shared_name_count) {
+		printf("# lld warns \"unable to order shared symbol\" (\"undefined symbol\" when --as-needed drops the "
+		       "library) for names that a shared library defines too, and orders this link's own "
+		       "definitions all the same (-Wl,--no-warn-symbol-ordering silences it):");
+		for (i = 0; i < order->shared_name_count; i++)
+			printf(" %s", order->shared_names[i]);
+		putchar('\n');
+	}
 	for (i = 0; i < order->count; i++) {
 		const struct ordering_entry *e = &order->entries[i];
 

@@ -7,6 +7,10 @@
 
 #include "ordering.h"
 
+/* The input section of linkopt-prefetch.o's code, which the GNU ld script
+   places inside the traced range. */
+#define EMIT_PREFETCH_SECTION ".text.linkopt_prefetch"
+
 enum emit_format { EMIT_LIST, EMIT_GOLD, EMIT_LLD, EMIT_GNU_LD, EMIT_CALL_GRAPH };
 
 /* Prints order to stdout in the given form (EMIT_LIST: its units); its

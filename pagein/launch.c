@@ -3,11 +3,13 @@
    the folder of the trace); `pagein report` is pagein-report. */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "proc.h"
 #include "util.h"
 
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,7 +61,8 @@ static const struct cli_command command = {
 		"Time is counted in guest instructions.  `pagein report` reads the traces\n"
 		"(pagein-report).  See pagein(1).\n",
 	.options = options,
-	.footer = "Exit status: COMMAND's own; 1 when pagein cannot run it; 2 wrong usage.\n",
+	.footer = "Exit status: COMMAND's own; 1 when pagein cannot run it or no trace was\n"
+		  "written; 2 wrong usage.\n",
 	.flags = CLI_STOP_AT_OPERAND,
 	.min_operands = 1,
 	.missing = "no command to run",
@@ -77,22 +80,35 @@ static char *own_dir(void)
 	return xstrdup(dirname(exe));
 }
 
-static bool on_path(const char *name)
+/* The executable name would run as a command: itself when it holds a
+   slash, else the first on PATH (a new string); NULL when there is none. */
+static char *find_program(const char *name)
 {
 	const char *path = getenv("PATH");
-	char *copy, *dir, *save = NULL;
-	bool found = false;
+	char *copy, *dir, *save = NULL, *found = NULL;
 
+	if (strchr(name, '/'))
+		return access(name, F_OK) == 0 ? xstrdup(name) : NULL;
 	if (!path || !*path)
 		path = "/usr/local/bin:/usr/bin:/bin";
 	copy = xstrdup(path);
 	for (dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
-		char *candidate = xasprintf("%s/%s", *dir ? dir : ".", name);
-
-		found = access(candidate, X_OK) == 0;
-		free(candidate);
+		found = xasprintf("%s/%s", *dir ? dir : ".", name);
+		if (access(found, X_OK) != 0) {
+			free(found);
+			found = NULL;
+		}
 	}
 	free(copy);
+	return found;
+}
+
+static bool on_path(const char *name)
+{
+	char *path = find_program(name);
+	bool found = path != NULL;
+
+	free(path);
 	return found;
 }
 
@@ -114,6 +130,128 @@ static void check_before_run(const char *program)
 	} else if (access(".", W_OK) != 0) {
 		fatal("pagein.PID: cannot create trace file: the current folder is not writable (use --out-file)");
 	}
+}
+
+/* The interpreter of program when it is a script: its #! line without
+   the #! (a new string); NULL otherwise. */
+static char *script_interpreter(const char *program)
+{
+	char *path = find_program(program), line[256], *interpreter = NULL;
+	FILE *f = path ? fopen(path, "r") : NULL;
+
+	if (f && fgets(line, sizeof(line), f) && !strncmp(line, "#!", 2)) {
+		line[strcspn(line, "\n")] = '\0';
+		interpreter = xstrdup(line + 2 + strspn(line + 2, " \t"));
+	}
+	if (f)
+		fclose(f);
+	free(path);
+	return interpreter;
+}
+
+/* The file valgrind makes of pattern (--out-file: %p the pid, %q{VAR} an
+   environment variable, %% a %) for process pid, absolute as the tool
+   makes it from where it starts; NULL for any other % sequence. */
+static char *expand_trace_path(const char *pattern, long pid)
+{
+	char *here = *pattern == '/' ? NULL : getcwd(NULL, 0);
+	char *path = here ? xasprintf("%s/", here) : xstrdup(""), *piece, *next, *name;
+	const char *p, *close;
+
+	free(here);
+	for (p = pattern; *p; p++) {
+		if (*p != '%') {
+			piece = xstrndup(p, 1);
+		} else if (p[1] == '%' || p[1] == 'p') {
+			piece = *++p == 'p' ? xasprintf("%ld", pid) : xstrdup("%");
+		} else if (p[1] == 'q' && p[2] == '{' && (close = strchr(p + 3, '}'))) {
+			name = xstrndup(p + 3, close - p - 3);
+			piece = xstrdup(getenv(name) ? getenv(name) : "");
+			free(name);
+			p = close;
+		} else {
+			free(path);
+			return NULL;
+		}
+		next = xasprintf("%s%s", path, piece);
+		free(piece);
+		free(path);
+		path = next;
+	}
+	return path;
+}
+
+/* No trace at path after a run of program that ended with status.  The
+   tool writes path.tmp from its start and renames it at the end: a .tmp
+   left means the process went on without the tool, or was killed. */
+static void report_no_trace(const char *path, const char *program, int status)
+{
+	char *partial = xasprintf("%s.tmp", path), *interpreter = script_interpreter(program), *how;
+	bool started = access(partial, F_OK) == 0, follows = trace_children == 0;
+
+	if (started)
+		unlink(partial);
+	if (started && !follows && interpreter && status < 128) {
+		error("%s: no trace written: %s is a script (#!%s) that ran its program with exec, which valgrind "
+		      "follows only with --trace-children=yes: run pagein --trace-children=yes -- %s", path, program,
+		      interpreter, program);
+	} else if (started && !follows && status < 128) {
+		error("%s: no trace written: %s replaced itself with another program (exec), which valgrind follows "
+		      "only with --trace-children=yes", path, program);
+	} else {
+		how = proc_describe(status);
+		error("%s: no trace written: %s: %s", path, program, how);
+		free(how);
+	}
+	free(interpreter);
+	free(partial);
+}
+
+static volatile sig_atomic_t valgrind_pid;
+
+/* A signal sent to pagein alone goes on to valgrind (it reached valgrind
+   itself when pagein exec'd it); one from the terminal reached the whole
+   process group already.  pagein waits for valgrind to end either way, to
+   say what became of the trace. */
+static void pass_signal_on(int signal_number, siginfo_t *info, void *context)
+{
+	(void)context;
+	if (valgrind_pid > 0 && (info->si_code == SI_USER || info->si_code == SI_QUEUE))
+		kill(valgrind_pid, signal_number);
+}
+
+/* Runs valgrind's command vg_argv for program; returns the program's exit
+   status, or 1 at least (after saying why) when it wrote no trace. */
+static int run_traced(char **vg_argv, const char *program)
+{
+	const char *pattern = out_file ? out_file : "pagein.%p";
+	static const int passed_on[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP };
+	struct proc_request request = { .argv = vg_argv, .running = &valgrind_pid };
+	struct proc_result result;
+	struct sigaction action = { .sa_sigaction = pass_signal_on, .sa_flags = SA_SIGINFO | SA_RESTART };
+	struct stat before, after;
+	char *path = strstr(pattern, "%p") ? NULL : expand_trace_path(pattern, 0);
+	bool existed = path && stat(path, &before) == 0, written;
+	size_t i;
+
+	free(path);
+	sigemptyset(&action.sa_mask);
+	for (i = 0; i < sizeof(passed_on) / sizeof(*passed_on); i++)
+		sigaction(passed_on[i], &action, NULL);
+	proc_exec(&request, &result);
+	if (result.status < 0)
+		fatal("valgrind: cannot run: %s", strerror(-result.status));
+	path = expand_trace_path(pattern, result.pid);
+	if (!path)
+		return result.status;
+	/* A file of that name from an earlier run is no trace of this one. */
+	written = stat(path, &after) == 0 && (!existed || after.st_ino != before.st_ino ||
+					      after.st_mtim.tv_sec != before.st_mtim.tv_sec ||
+					      after.st_mtim.tv_nsec != before.st_mtim.tv_nsec);
+	if (!written)
+		report_no_trace(path, program, result.status);
+	free(path);
+	return (written || result.status) ? result.status : 1;
 }
 
 int main(int argc, char **argv)
@@ -168,7 +306,5 @@ int main(int argc, char **argv)
 	for (k = 0; k < count; k++)
 		vg_argv[n++] = operands[k];
 	vg_argv[n] = NULL;
-	fflush(stderr);
-	execvp(vg_argv[0], vg_argv);
-	fatal("valgrind: cannot run: %s", strerror(errno));
+	return run_traced(vg_argv, operands[0]);
 }

@@ -11,18 +11,18 @@ cat > Makefile <<EOF2
 LINKOPT = $TOP
 STARTUP_PROG = prog
 STARTUP_INPUTS = startup.o libstartup.a
-STARTUP_RUN = ./prog
+STARTUP_RUN = \$(STARTUP_PROGRAM)
 include \$(LINKOPT)/mk/startup.mk
 EOF2
 make -s startup > make.out 2>&1 || fail "make startup: $(tail -5 make.out)"
-[[ -x prog && -x prog.default && -s prog.order ]] || fail "make startup left no prog, prog.default or prog.order"
+[[ -x prog && -x prog.default && -s prog.gnu-ld.order ]] || fail "make startup left no prog, prog.default or prog.gnu-ld.order"
 ./prog.default > want.out && ./prog > got.out && expect_same want.out got.out "the optimized program's output"
 nm prog | grep -q __linkopt_hot_start || fail "prog is not linked with the script"
 make -s startup-report > report.txt 2>&1 || fail "make startup-report: $(tail -5 report.txt)"
 read -r before after <<< "$(awk '$1 == "prog.default" { print $2, $3 }' report.txt)"
 [[ -n $before && -n $after ]] || fail "no line for the program in: $(cat report.txt)"
 ((after * 2 < before)) || fail "start-up code pages $before -> $after: not halved"
-make -s startup-clean && [[ ! -e prog.order && ! -e prog.trace ]] || fail "startup-clean"
+make -s startup-clean && [[ ! -e prog.gnu-ld.order && ! -e prog.trace ]] || fail "startup-clean"
 make -s startup STARTUP_LINKER=lld > make.out 2>&1 || fail "make startup STARTUP_LINKER=lld: $(tail -5 make.out)"
 ./prog > got.out && expect_same want.out got.out "the lld-ordered program's output"
 exit 0
