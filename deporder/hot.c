@@ -392,6 +392,47 @@ int hot_from_traces(struct hot_order *hot, struct link *link, const struct hot_i
 	return status;
 }
 
+/* The function symbols of u defined in section k. */
+static size_t functions_in(const struct unit *u, uint32_t k)
+{
+	size_t i, n = 0;
+
+	for (i = 1; i < u->elf.symbol_count; i++)
+		n += u->elf.symbols[i].shndx == k && u->elf.symbols[i].type == STT_FUNC;
+	return n;
+}
+
+void hot_warn_whole_objects(const struct hot_order *hot)
+{
+	size_t i, code = 0, shared = 0, most = 0;
+	const struct unit_section *example = NULL;
+
+	for (i = 0; i < hot->count; i++) {
+		const struct unit_section *us = &hot->sections[i];
+		const char *base = strrchr(us->unit->name, '/');
+		size_t n;
+
+		/* the C run-time's files are the toolchain's, whatever the project does */
+		if (!hot_bound_for_text(us) || is_startup_file(base ? base + 1 : us->unit->name))
+			continue;
+		code++;
+		if (strcmp(us->unit->elf.sections[us->section].name, ".text") || (n = functions_in(us->unit, us->section)) < 2)
+			continue;
+		shared++;
+		if (n > most) {
+			most = n;
+			example = us;
+		}
+	}
+	if (!shared || 2 * shared < code)
+		return;
+	warn("%zu of the %zu traced code sections hold several functions each (%s(.text): %zu functions): the "
+	     "objects were compiled without -ffunction-sections, so the order moves whole objects and the functions "
+	     "that ran stay among those that did not; compile with -ffunction-sections (and -fdata-sections), or "
+	     "reorder the linked binary with BOLT where the objects cannot be rebuilt", shared, code, example->unit->name,
+	     most);
+}
+
 static bool is_data_section(const struct unit *u, uint32_t k)
 {
 	const char *n = u->elf.sections[k].name;

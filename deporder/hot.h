@@ -89,6 +89,11 @@ void hot_add_data(struct hot_order *hot, struct link *link);
    weighted by how often the pair occurs. */
 void hot_add_edges(const struct hot_order *hot, struct ordering *record);
 
+/* Warns when most of the traced code sections are whole .text sections
+   holding several functions (objects built without -ffunction-sections):
+   the order cannot separate the functions that ran from the others. */
+void hot_warn_whole_objects(const struct hot_order *hot);
+
 /* True if the section goes to the head of .text: code in a .text* section. */
 bool hot_bound_for_text(const struct unit_section *us);
 

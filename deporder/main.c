@@ -322,6 +322,8 @@ int main(int argc, char **argv)
 		if (hot_inputs_read(&traced, &link, opt.traces, opt.trace_count, opt.map, opt.binary, opt.trace_object) ||
 		    hot_from_traces(&hot, &link, &traced, opt.min_match))
 			return EXIT_INPUT;
+		if (opt.granularity == 1)
+			hot_warn_whole_objects(&hot);
 		pack_hot(&hot, opt.page_size);
 		if (opt.evaluate) {
 			evaluate_traces(&hot, &traced, opt.page_size);
