@@ -154,6 +154,9 @@ static void out_line(const HChar *line)
 	out_buffer[out_used++] = '\n';
 }
 
+/* Set in a fork child: its trace goes beside the parent's. */
+static Bool in_fork_child = False;
+
 static void out_open(void)
 {
 	HChar line[4096];
@@ -161,6 +164,13 @@ static void out_open(void)
 	XArray *args = VG_(args_for_client);
 
 	out_path = VG_(expand_file_name)("--out-file", clo_out_file);
+	if (in_fork_child && !VG_(strstr)(clo_out_file, "%p")) {
+		/* The named file is the parent's: a fork child writes beside it. */
+		HChar *child = VG_(malloc)("pg.out", VG_(strlen)(out_path) + 32);
+
+		VG_(sprintf)(child, "%s.%d", out_path, VG_(getpid)());
+		out_path = child;
+	}
 	out_temporary = VG_(malloc)("pg.out", VG_(strlen)(out_path) + 8);
 	VG_(sprintf)(out_temporary, "%s.tmp", out_path);
 	out_fd = VG_(fd_open)(out_temporary, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY, 0644);
@@ -793,6 +803,7 @@ static void pg_atfork_child(ThreadId tid)
 
 	(void)tid;
 	out_used = 0;
+	in_fork_child = True;
 	if (out_fd >= 0)
 		VG_(close)(out_fd);
 	out_fd = -1;
