@@ -106,7 +106,27 @@ static int pick_object(struct traced_run *run, const char *binary, const char *b
 	return EXIT_INPUT;
 }
 
-int binding_check(struct hot_inputs *in, const char *map_path, const char *binary_path, const char *object_glob)
+/* The map of a program given for a -shared link, or the other way round
+   (one -Map for a whole build leaves the last link's map). */
+static int check_kind(const struct elf_object *binary, const struct link *link, const char *map_path)
+{
+	bool program = elfobj_section_by_name(binary, ".interp") != 0;
+
+	if (link->options->shared && program) {
+		error("%s: is the map of the program %s, but the link is -shared: give the library link's own -Map",
+		      map_path, binary->name);
+		return EXIT_INPUT;
+	}
+	if (!link->options->shared && binary->soname) {
+		error("%s: is the map of the shared library %s (soname %s), but the link makes a program: give the "
+		      "program link's own -Map", map_path, binary->name, binary->soname);
+		return EXIT_INPUT;
+	}
+	return 0;
+}
+
+int binding_check(struct hot_inputs *in, const struct link *link, const char *map_path, const char *binary_path,
+		  const char *object_glob)
 {
 	char *path = binary_path ? xstrdup(binary_path) : binary_of_map(&in->map.map, map_path), *why;
 	char build_id[129];
@@ -130,7 +150,9 @@ int binding_check(struct hot_inputs *in, const char *map_path, const char *binar
 		error("%s: has no build-id, so no trace can be proven to be of it: link it with -Wl,--build-id", path);
 		status = EXIT_INPUT;
 	} else {
-		status = check_map(&in->map.map, &binary, map_path);
+		status = check_kind(&binary, link, map_path);
+		if (!status)
+			status = check_map(&in->map.map, &binary, map_path);
 		for (t = 0; t < in->count && !status; t++)
 			if (pick_object(&in->runs[t], path, build_id, object_glob))
 				status = EXIT_INPUT;

@@ -11,8 +11,10 @@
 /* Checks in's map against the binary it describes (binary_path, or the
    map's OUTPUT name, taken from here or from the map's folder) and sets
    each run's object to the traced object that is that binary (it must also
-   match object_glob when given).  Returns 0, or EXIT_INPUT after saying
+   match object_glob when given); the binary must be of the link's kind
+   (program or -shared library).  Returns 0, or EXIT_INPUT after saying
    what does not belong and the likely cause. */
-int binding_check(struct hot_inputs *in, const char *map_path, const char *binary_path, const char *object_glob);
+int binding_check(struct hot_inputs *in, const struct link *link, const char *map_path, const char *binary_path,
+		  const char *object_glob);
 
 #endif

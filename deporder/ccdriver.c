@@ -98,6 +98,24 @@ static char **linker_line(char *output, int *argc_out, bool *compiles)
 	return result;
 }
 
+/* libtool (and tools like it) run the link they are given, -### or not,
+   and replace its outputs: refuse them before anything runs. */
+static bool runs_the_link(char **cc_argv)
+{
+	const char *base = strrchr(cc_argv[0], '/');
+	int i;
+
+	base = base ? base + 1 : cc_argv[0];
+	for (i = 1; cc_argv[i]; i++)
+		if (!strncmp(cc_argv[i], "--mode=", 7) || !strncmp(cc_argv[i], "--tag=", 6))
+			break;
+	if (strncmp(base, "libtool", 7) && !cc_argv[i])
+		return false;
+	error("--cc: '%s' is libtool, which runs the link it is given instead of printing it: give the compiler "
+	      "command of its 'libtool: link:' line (libtool prints it while it links)", cc_argv[0]);
+	return true;
+}
+
 char **ccdriver_link_args(char **cc_argv, int *argc_out)
 {
 	int cc_argc = 0;
@@ -108,6 +126,8 @@ char **ccdriver_link_args(char **cc_argv, int *argc_out)
 
 	while (cc_argv[cc_argc])
 		cc_argc++;
+	if (runs_the_link(cc_argv))
+		return NULL;
 	argv = xcalloc(cc_argc + 2, sizeof(*argv));
 	memcpy(argv, cc_argv, cc_argc * sizeof(*argv));
 	argv[cc_argc] = "-###";

@@ -279,7 +279,7 @@ static int report_match(struct hot_order *hot, const char *name, const struct tr
 			const struct match *m, double min_match)
 {
 	size_t total = m->matched + m->stale + m->renamed + m->outside + m->linker, k;
-	double rate = total ? (double)(m->matched + m->linker) / total : 0;
+	double rate = m->matched ? (double)(m->matched + m->linker) / total : 0;
 
 	if (rate < hot->match_rate)
 		hot->match_rate = rate;
@@ -343,7 +343,7 @@ int hot_inputs_read(struct hot_inputs *in, const struct link *link, char **trace
 		in->count++;
 	}
 	if (!status)
-		status = binding_check(in, map_path, binary_path, object_glob);
+		status = binding_check(in, link, map_path, binary_path, object_glob);
 	return status;
 }
 

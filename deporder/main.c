@@ -246,28 +246,38 @@ static void link_closure(struct link *link, char **args, int count, const char *
 	closure_run(link);
 }
 
+static void append(char **text, const char *more)
+{
+	char *joined = xasprintf("%s%s", *text, more);
+
+	free(*text);
+	*text = joined;
+}
+
 /* What the link's first comment line records: the tool, the traces and
    their match, and the link command. */
 static char *provenance(const struct hot_order *hot, size_t units, char **args, int count)
 {
 	char *text = opt.trace_count
-		? xasprintf("deporder (linkopt %s): %zu units, %zu of them from %zu trace%s, matched %.1f%%; link:",
+		? xasprintf("deporder (linkopt %s): %zu units, %zu of them from %zu trace%s, matched %.1f%%; traces",
 			    LINKOPT_VERSION, units, hot->count, opt.trace_count, opt.trace_count == 1 ? "" : "s",
 			    100 * hot->match_rate)
-		: xasprintf("deporder (linkopt %s): %zu units in dependency order; link:", LINKOPT_VERSION, units);
+		: xasprintf("deporder (linkopt %s): %zu units in dependency order", LINKOPT_VERSION, units);
 	size_t k;
 
 	for (k = 0; k < opt.trace_count; k++) {
-		char *more = xasprintf("%s%s %s", text, k ? "," : " traces", opt.traces[k]);
+		char *more = xasprintf("%s%s %s", text, k ? "," : "", opt.traces[k]);
 
 		free(text);
 		text = more;
 	}
+	append(&text, "; link:");
 	for (k = 0; k < (size_t)count && k < 64; k++) {
-		char *more = xasprintf("%s %s", text, strstr(args[k], "*/") ? "..." : args[k]);
-
-		free(text);
-		text = more;
+		/* the driver's temporary files say nothing of the link */
+		if (strstr(args[k], "-fresolution="))
+			continue;
+		append(&text, " ");
+		append(&text, strstr(args[k], "*/") ? "..." : args[k]);
 	}
 	return text;
 }

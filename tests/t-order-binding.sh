@@ -86,6 +86,29 @@ grep -P '^lib\.o\t\.text\.' lib.order | head -n 2 | sort > first
 printf 'lib.o\t.text.l_%s\n' entry hot > want
 expect_same want first "the library's first functions in the order"
 
+# The program's map given for the library's link (one -Map for a whole
+# build leaves the last link's): refused for what it is.
+status=0
+"$DEPORDER" -q --granularity=section --trace host.trace --map prog.map --binary prog \
+	--cc -- gcc -shared -o libl.so lib.o > /dev/null 2> err || status=$?
+((status == 1)) || fail "a program's map was accepted for a -shared link (status $status)"
+expect_grep "prog\.map: is the map of the program prog, but the link is -shared" err "a program's map for a library"
+
+# libtool runs the link it is given (and replaces its outputs): --cc
+# refuses it before anything runs.
+cat > libtool <<'EOF2'
+#!/bin/sh
+rm -f victim
+exit 0
+EOF2
+chmod +x libtool
+touch victim
+status=0
+"$DEPORDER" --cc -- ./libtool --mode=link gcc -o prog prog.o > /dev/null 2> err || status=$?
+((status == 1)) || fail "--cc ran libtool (status $status)"
+[[ -e victim ]] || fail "--cc ran libtool: it removed a file"
+expect_grep "^deporder: --cc: '\./libtool' is libtool, which runs the link it is given" err "libtool refused"
+
 # Objects built without -ffunction-sections: the warning names the loss
 # and the fix.
 gcc -O1 -c prog.c -o whole.o && gcc -o whole whole.o -Wl,-Map=whole.map || fail "cannot build whole"
