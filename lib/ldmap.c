@@ -90,13 +90,82 @@ static char *not_one_link(const struct ldmap *map)
 	return NULL;
 }
 
+/* Where the reading of the memory map stands between lines. */
+struct reader {
+	struct ldmap *map;
+	char output[512];          /* the output section the input sections go to */
+	bool loaded;               /* it is loaded (not .debug_*, .comment) */
+	bool address_next;         /* its name was alone on its line */
+	char *pending;             /* an input section name alone on its line */
+};
+
+/* An output section: ".text   0x... 0x..." or its name alone.  Sections
+   at address 0 are not loaded: their inputs' addresses are offsets and
+   would collide. */
+static void output_section(struct reader *r, const char *line)
+{
+	uint64_t address;
+
+	if (sscanf(line, "%511s", r->output) != 1)
+		r->output[0] = '\0';
+	r->loaded = true;
+	r->address_next = sscanf(line + strlen(r->output), " 0x%" SCNx64, &address) != 1;
+	if (!r->address_next)
+		r->loaded = address != 0;
+	free(r->pending);
+	r->pending = NULL;
+}
+
+/* A line inside an output section: its address (after a long name), a
+   symbol, or an input section (" .text.foo 0xADDR 0xSIZE file", or its
+   name alone when long); never "*(pattern)" or "*fill*". */
+static void inside_output(struct reader *r, const char *line)
+{
+	uint64_t address, size;
+	const char *file;
+	char name[4096];
+
+	if (r->address_next) {
+		int used = 0;
+
+		r->address_next = false;
+		if (sscanf(line, " 0x%" SCNx64 " 0x%" SCNx64 " %n", &address, &size, &used) == 2 && !line[used]) {
+			r->loaded = address != 0;
+			return;
+		}
+	}
+	if (!r->loaded)
+		return;
+	if (!r->pending && symbol_line(line, &address, &file)) {
+		struct ldmap_symbol *sym = ARRAY_PUSH(r->map->symbols, r->map->symbol_count, r->map->symbol_capacity);
+
+		sym->name = xstrdup(file);
+		sym->address = address;
+		return;
+	}
+	if (r->pending) {
+		if (address_size_file(line, &address, &size, &file))
+			add(r->map, r->pending, r->output, address, size, file);
+		free(r->pending);
+		r->pending = NULL;
+		return;
+	}
+	if (line[0] != ' ' || line[1] == ' ' || line[1] == '*' || !line[1] || sscanf(line + 1, "%4095s", name) != 1)
+		return;
+	if (!line[1 + strlen(name)])
+		r->pending = xstrdup(name);
+	else if (address_size_file(line + 1 + strlen(name), &address, &size, &file))
+		add(r->map, name, r->output, address, size, file);
+}
+
 int ldmap_read(const char *path, struct ldmap *map, char **why)
 {
 	FILE *f = fopen(path, "r");
-	char *line = NULL, *pending = NULL, output[512] = "";
+	struct reader r = { .map = map, .loaded = true };
+	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
-	bool in_map = false, output_loaded = true, output_address_next = false;
+	bool in_map = false;
 
 	memset(map, 0, sizeof(*map));
 	*why = NULL;
@@ -105,78 +174,23 @@ int ldmap_read(const char *path, struct ldmap *map, char **why)
 		return -1;
 	}
 	while ((len = getline(&line, &cap, f)) > 0) {
-		uint64_t address, size;
-		const char *file;
-		char name[4096];
-
 		if (line[len - 1] == '\n')
 			line[--len] = '\0';
 		if (!strncmp(line, "Linker script and memory map", 28)) {
 			in_map = true;
 			map->map_headers++;
+		} else if (!in_map) {
 			continue;
-		}
-		if (!in_map)
-			continue;
-		if (!strncmp(line, "OUTPUT(", 7)) {
+		} else if (!strncmp(line, "OUTPUT(", 7)) {
 			output_line(map, line);
-			continue;
+		} else if (line[0] && line[0] != ' ') {
+			output_section(&r, line);
+		} else {
+			inside_output(&r, line);
 		}
-		if (line[0] && line[0] != ' ') {
-			/* An output section: ".text   0x... 0x..." or its name alone.
-			   Sections at address 0 are not loaded (.debug_*, .comment):
-			   their inputs' addresses are offsets and would collide. */
-			if (sscanf(line, "%511s", output) != 1)
-				output[0] = '\0';
-			output_loaded = true;
-			output_address_next = sscanf(line + strlen(output), " 0x%" SCNx64, &address) != 1;
-			if (!output_address_next)
-				output_loaded = address != 0;
-			free(pending);
-			pending = NULL;
-			continue;
-		}
-		if (output_address_next) {
-			/* A long output section name has its address on the next line. */
-			int used = 0;
-
-			output_address_next = false;
-			if (sscanf(line, " 0x%" SCNx64 " 0x%" SCNx64 " %n", &address, &size, &used) == 2 && !line[used]) {
-				output_loaded = address != 0;
-				continue;
-			}
-		}
-		if (!output_loaded)
-			continue;
-		if (!pending && symbol_line(line, &address, &file)) {
-			struct ldmap_symbol *sym = ARRAY_PUSH(map->symbols, map->symbol_count, map->symbol_capacity);
-
-			sym->name = xstrdup(file);
-			sym->address = address;
-			continue;
-		}
-		if (pending) {
-			if (address_size_file(line, &address, &size, &file))
-				add(map, pending, output, address, size, file);
-			free(pending);
-			pending = NULL;
-			continue;
-		}
-		/* " .text.foo   0xADDR 0xSIZE file", or " .text.foo" alone when the
-		   name is long; never "*(pattern)", "*fill*" or symbol lines. */
-		if (line[0] != ' ' || line[1] == ' ' || line[1] == '*' || !line[1])
-			continue;
-		if (sscanf(line + 1, "%4095s", name) != 1)
-			continue;
-		if (!line[1 + strlen(name)]) {
-			pending = xstrdup(name);
-			continue;
-		}
-		if (address_size_file(line + 1 + strlen(name), &address, &size, &file))
-			add(map, name, output, address, size, file);
 	}
 	free(line);
-	free(pending);
+	free(r.pending);
 	fclose(f);
 	if (!in_map) {
 		*why = xstrdup("not a GNU ld map file (no 'Linker script and memory map')");
