@@ -211,6 +211,9 @@ int main(int argc, char **argv)
 			fatal("%s: %s", files[k], why);
 		if (!traces[k].complete && !quiet)
 			warn("%s: the trace has no '# end' line: it was cut short", files[k]);
+		if (traces[k].full && !quiet)
+			warn("%s: the runtime's record buffer filled up: functions first entered later are missing",
+			     files[k]);
 	}
 	if (edges) {
 		print_edges(sym, traces, count);

@@ -276,6 +276,9 @@ HIDDEN static void write_trace(enum reason reason)
 			writer_printf(&w, "# command: %s\n", cmdline);
 		}
 	}
+	if (count >= RECORD_CAPACITY)
+		writer_printf(&w, "# full: the record buffer holds %u functions; those first entered later are not "
+			      "recorded\n", (unsigned)RECORD_CAPACITY);
 	writer_printf(&w, "# time: CLOCK_MONOTONIC nanoseconds since the process's first record\n");
 	writer_printf(&w, "# columns: SEQ TIME TID FUNCTION CALL-SITE\n");
 	for (k = 0; k < module_count; k++) {
@@ -392,11 +395,12 @@ HIDDEN static void count_edge(uintptr_t fn, uintptr_t site)
 PUBLIC void __cyg_profile_func_enter(void *function, void *call_site)
 {
 	uintptr_t fn = (uintptr_t)function;
-	uint32_t h = hash_address(fn);
+	uint32_t h = hash_address(fn), probe;
 
 	if (__builtin_expect(edges_enabled, 0) && !atomic_load_explicit(&stopped, memory_order_relaxed))
 		count_edge(fn, (uintptr_t)call_site);
-	for (;;) {
+	/* Every slot is probed at most once: a full table ends the walk. */
+	for (probe = 0; probe < TABLE_SIZE; probe++) {
 		uintptr_t v = atomic_load_explicit(&seen[h], memory_order_relaxed);
 
 		if (__builtin_expect(v == fn, 1))
@@ -406,6 +410,12 @@ PUBLIC void __cyg_profile_func_enter(void *function, void *call_site)
 
 			if (atomic_load_explicit(&stopped, memory_order_relaxed))
 				return;
+			/* Once the record buffer is full nothing new is kept, so the
+			   table stays at most half full and every walk short. */
+			if (atomic_load_explicit(&record_count, memory_order_relaxed) >= RECORD_CAPACITY) {
+				report_once("record buffer", "full: functions entered later are not recorded");
+				return;
+			}
 			if (atomic_compare_exchange_strong_explicit(&seen[h], &expected, fn, memory_order_relaxed,
 								    memory_order_relaxed)) {
 				first_entry(fn, (uintptr_t)call_site);

@@ -54,6 +54,8 @@ static const char *parse_header(struct trace *t, char *line, bool *end_seen)
 		t->reason = xstrdup(line + 10);
 	} else if (!strcmp(line, "# end")) {
 		*end_seen = true;
+	} else if (!strncmp(line, "# full: ", 8)) {
+		t->full = true;
 	} else if (sscanf(line, "# pid: %ld", &t->pid) == 1) {
 		;
 	} else if (sscanf(line, "# page-size: %" SCNu64, &t->page_size) == 1) {

@@ -62,6 +62,7 @@ struct trace {
 	size_t event_count, event_capacity;
 	struct trace_edge *edges;
 	size_t edge_count, edge_capacity;
+	bool full;               /* the recorder ran out of room: later first touches are missing */
 };
 
 /* Reads a trace of either format, told apart by its first line ("# pagein 1"
