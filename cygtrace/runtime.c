@@ -235,7 +235,7 @@ static const char *const reason_names[] = { "exit", "stop", "fork" };
 
 HIDDEN static void write_trace(enum reason reason)
 {
-	const char *dir = getenv("CYGTRACE_DIR");
+	const char *dir = secure_getenv("CYGTRACE_DIR");
 	char path[PATH_MAX], temporary[PATH_MAX + 16], cmdline[1024];
 	struct writer w;
 	pid_t pid = getpid();
@@ -565,7 +565,7 @@ HIDDEN static void after_fork_child(void)
 
 __attribute__((constructor(101), no_instrument_function)) static void cygtrace_init(void)
 {
-	const char *edges_env = getenv("CYGTRACE_EDGES");
+	const char *edges_env = secure_getenv("CYGTRACE_EDGES");
 
 	if (edges_env && *edges_env && strcmp(edges_env, "0")) {
 		unsigned long n = strtoul(edges_env, NULL, 10);
@@ -573,7 +573,7 @@ __attribute__((constructor(101), no_instrument_function)) static void cygtrace_i
 		edges_enabled = 1;
 		edge_sample = n > 1 ? (unsigned)n : 1;
 	}
-	parse_stop(getenv("CYGTRACE_STOP"));
+	parse_stop(secure_getenv("CYGTRACE_STOP"));
 	pthread_atfork(NULL, after_fork_parent, after_fork_child);
 	atexit(at_exit);
 }

@@ -216,7 +216,7 @@ static int write_all(int fd, const char *p, size_t size)
 __attribute__((destructor)) static void likely_check_write(void)
 {
 	char path[4096], tmp[4200];
-	const char *dir = getenv("LIKELY_CHECK_DIR");
+	const char *dir = secure_getenv("LIKELY_CHECK_DIR");
 	char *data = NULL;
 	size_t size = 0;
 	FILE *f;
