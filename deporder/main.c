@@ -362,7 +362,10 @@ int main(int argc, char **argv)
 	}
 	stdout_close_or_die();
 	if (opt.out) {
-		out_complete(status);
+		/* --keep-going's result lacks the inputs that failed */
+		if (!status && link.status)
+			error("%s: not replaced: an input failed, and the order would be incomplete", opt.out);
+		out_complete(status || link.status);
 		if (status)
 			return status;
 	}

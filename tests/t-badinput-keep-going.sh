@@ -50,3 +50,12 @@ expect_grep "nosuch\.o" two.err "error for nosuch.o"
 expect_grep "bad\.o" two.err "error for bad.o"
 normalize two.out > two.members
 expect_same want two.members "members with --keep-going and two bad inputs"
+
+# --keep-going --out: the file is not replaced by the incomplete result.
+printf 'the old order\n' > kept.txt
+cp kept.txt kept.want
+DEP_ERR=out.err
+run_deporder out.out out.err --keep-going --out kept.txt --format=members -e main m.o bad.o libab.a
+expect_status 1 "deporder --keep-going --out with a bad input"
+expect_same kept.want kept.txt "the --out file after an incomplete run"
+expect_grep "kept\.txt: not replaced: an input failed" out.err "the refusal to replace"
