@@ -58,8 +58,13 @@ static const char *parse_header(struct trace *t, char *line, bool *end_seen)
 		t->full = true;
 	} else if (sscanf(line, "# pid: %ld", &t->pid) == 1) {
 		;
-	} else if (sscanf(line, "# page-size: %" SCNu64, &t->page_size) == 1) {
-		;
+	} else if (!strncmp(line, "# page-size: ", 13)) {
+		char *end;
+		unsigned long long n = line[13] >= '0' && line[13] <= '9' ? strtoull(line + 13, &end, 10) : 0;
+
+		if (!n || *end || n < 256 || n > (1ull << 30) || (n & (n - 1)))
+			return "the page size is not a power of two from 256 to 1073741824";
+		t->page_size = n;
 	} else if (parse_object_line(t, line) < 0) {
 		return "a segment of an object not declared before it";
 	}
@@ -149,6 +154,8 @@ static int read_trace(const char *path, int expected, struct trace *t, char **wh
 
 		number++;
 		if (line[len - 1] != '\n') {
+			if (number == 1)
+				*why = not_a_trace(expected, "no complete first line");
 			cut = true; /* a killed run */
 			break;
 		}
