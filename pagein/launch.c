@@ -122,6 +122,8 @@ static void check_before_run(const char *program)
 		char *copy = xstrdup(out_file), *dir = dirname(copy);
 		struct stat st;
 
+		if (stat(out_file, &st) == 0 && S_ISDIR(st.st_mode))
+			fatal("%s: cannot create trace file: it is a folder (name a file in it)", out_file);
 		if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
 			fatal("%s: cannot create trace file: folder %s does not exist", out_file, dir);
 		if (access(dir, W_OK) != 0)

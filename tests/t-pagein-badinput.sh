@@ -35,6 +35,16 @@ status=0; "$PAGEIN" --out-file="$here/missing/t" -- ./work 2> err.txt || status=
 expect_grep "^pagein: $here/missing/t: cannot create trace file: " err.txt "missing folder"
 status=0; "$PAGEIN" 2> err.txt || status=$?
 ((status == 2)) || fail "no arguments: status $status"
+# An impossible page size is wrong usage, before anything runs; a folder
+# as --out-file is refused before the run too.
+status=0; "$PAGEIN" --page-size=3 --out-file="$here/p3" -- ./work 2> err.txt || status=$?
+((status == 2)) || fail "--page-size=3: status $status"
+[[ ! -e p3 ]] || fail "--page-size=3 ran the program"
+mkdir adir
+status=0; "$PAGEIN" --out-file="$here/adir" -- ./work 2> err.txt || status=$?
+((status == 1)) || fail "--out-file=FOLDER: status $status"
+expect_grep "adir: cannot create trace file: it is a folder" err.txt "a folder as --out-file"
+[[ ! -e adir.tmp ]] || fail "--out-file=FOLDER left adir.tmp"
 
 # A crash and a fatal signal: the program's status comes back, and the trace
 # holds what ran, ending with a complete line.
