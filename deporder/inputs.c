@@ -218,6 +218,7 @@ struct parse_context {
 	int depth;
 	struct parse_state state, stack[64];
 	int stack_depth;
+	int response_depth;         /* @FILE inside @FILE */
 };
 
 /* One ld option split into its name (without dashes) and value. */
@@ -382,7 +383,14 @@ static bool response_file(struct parse_context *c, const char *path, int *rc)
 
 	if (!read_response_file(path, &args, &count))
 		return false;
-	*rc = parse_args(c, args, count);
+	if (c->response_depth >= 32) {
+		error("@%s: response files nested too deeply: does one include itself?", path);
+		*rc = EXIT_INPUT;
+	} else {
+		c->response_depth++;
+		*rc = parse_args(c, args, count);
+		c->response_depth--;
+	}
 	for (k = 0; k < count; k++)
 		free(args[k]);
 	free(args);
@@ -568,8 +576,12 @@ static bool script_token(struct script_reader *r)
 }
 
 static bool script_file_list(struct script_reader *r, struct link_options *opt, struct input *parent,
-			     const struct input *script, bool as_needed, char **why)
+			     const struct input *script, bool as_needed, int depth, char **why)
 {
+	if (depth > 16) {
+		*why = xstrdup("linker script: AS_NEEDED nested too deeply");
+		return false;
+	}
 	if (!script_token(r) || strcmp(r->token, "(") != 0) {
 		*why = xstrdup("linker script: expected '('");
 		return false;
@@ -582,7 +594,7 @@ static bool script_file_list(struct script_reader *r, struct link_options *opt, 
 		if (strcmp(r->token, ",") == 0)
 			continue;
 		if (strcmp(r->token, "AS_NEEDED") == 0) {
-			if (!script_file_list(r, opt, parent, script, true, why))
+			if (!script_file_list(r, opt, parent, script, true, depth + 1, why))
 				return false;
 			continue;
 		}
@@ -620,7 +632,7 @@ static bool script_parse(struct input *in, struct link_options *opt, char **why)
 				target = input_new(INPUT_GROUP, NULL);
 				input_add_child(in, target);
 			}
-			if (!script_file_list(&r, opt, target, in, in->as_needed, why))
+			if (!script_file_list(&r, opt, target, in, in->as_needed, 0, why))
 				return false;
 			any = true;
 		} else if (strcmp(r.token, "SEARCH_DIR") == 0) {
@@ -684,6 +696,9 @@ static void warn_foreign_members(const struct input *in)
 	}
 }
 
+/* How many implicit linker scripts are open, one inside the other. */
+static int script_depth;
+
 static int open_one(struct input *in, struct link_options *opt)
 {
 	char *why = NULL;
@@ -743,8 +758,18 @@ static int open_one(struct input *in, struct link_options *opt)
 		warn_foreign_members(in);
 		return 0;
 	}
-	if (script_parse(in, opt, &why))
-		return inputs_open_children(in, opt);
+	if (script_depth >= 32) {
+		why = xstrdup("linker scripts nested too deeply: does a script include itself?");
+		goto fail;
+	}
+	if (script_parse(in, opt, &why)) {
+		int rc;
+
+		script_depth++;
+		rc = inputs_open_children(in, opt);
+		script_depth--;
+		return rc;
+	}
 fail:
 	error("%s: %s", in->path, why);
 	free(why);
