@@ -511,9 +511,18 @@ HIDDEN static void parse_stop(const char *s)
 
 	if (!s || !*s)
 		return;
-	v = strtoul(s, &end, 10);
-	if (end != s && !strcmp(end, "ms")) {
-		stop_after_ns = (uint64_t)v * 1000000u;
+	if (*s >= '0' && *s <= '9') {
+		errno = 0;
+		v = strtoul(s, &end, 10);
+		/* at most a year: more would overflow the clock's nanoseconds */
+		if (strcmp(end, "ms") || errno || v < 1 || v > 366ul * 24 * 3600 * 1000)
+			report_once("CYGTRACE_STOP", "a time must be 1ms to 31622400000ms; recording does not stop");
+		else
+			stop_after_ns = (uint64_t)v * 1000000u;
+		return;
+	}
+	if (*s == '-' || *s == '+') {
+		report_once("CYGTRACE_STOP", "a time must be 1ms to 31622400000ms; recording does not stop");
 		return;
 	}
 	if (!strncmp(s, "SIG", 3) || !strncmp(s, "sig", 3)) {
@@ -565,17 +574,27 @@ HIDDEN static void after_fork_child(void)
 
 __attribute__((constructor(101), no_instrument_function)) static void cygtrace_init(void)
 {
+	int saved_errno = errno;
 	const char *edges_env = secure_getenv("CYGTRACE_EDGES");
 
 	if (edges_env && *edges_env && strcmp(edges_env, "0")) {
-		unsigned long n = strtoul(edges_env, NULL, 10);
+		char *end;
+		unsigned long n;
 
-		edges_enabled = 1;
-		edge_sample = n > 1 ? (unsigned)n : 1;
+		errno = 0;
+		n = *edges_env >= '0' && *edges_env <= '9' ? strtoul(edges_env, &end, 10) : 0;
+		if (!n || *end || errno || n > 1000000000ul) {
+			report_once("CYGTRACE_EDGES", "must be 0 (off) or N, one call in N counted, N from 1 to "
+				    "1000000000; no edges are counted");
+		} else {
+			edges_enabled = 1;
+			edge_sample = (unsigned)n;
+		}
 	}
 	parse_stop(secure_getenv("CYGTRACE_STOP"));
 	pthread_atfork(NULL, after_fork_parent, after_fork_child);
 	atexit(at_exit);
+	errno = saved_errno;
 }
 
 __attribute__((destructor, no_instrument_function)) static void cygtrace_fini(void)
