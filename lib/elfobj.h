@@ -77,6 +77,15 @@ int elfobj_load_relocs(struct elf_object *obj, char **why);
 /* Index of the section named name, or 0. */
 uint32_t elfobj_section_by_name(const struct elf_object *obj, const char *name);
 
+/* Finds the section called name in the ELF file image of any type
+   (object, LTO object, executable, shared library) and sets *contents and
+   *contents_size to its bytes inside image (NULL and 0 when the file has
+   no such section or it takes no bytes in the file).  Returns 0, or -1
+   with *why set to a newly allocated message when image is not an ELF
+   file libelf can read. */
+int elfobj_find_section(const void *image, size_t size, const char *name, const void **contents,
+			size_t *contents_size, char **why);
+
 /* Releases what elfobj_open and elfobj_load_relocs allocated. */
 void elfobj_close(struct elf_object *obj);
 
