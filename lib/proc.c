@@ -42,8 +42,13 @@ void proc_catch_interrupts(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = pass_on;
 	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof(signals) / sizeof(signals[0]); i++)
-		sigaction(signals[i], &sa, NULL);
+	/* a signal ignored from the start (nohup, a background job) stays so */
+	for (i = 0; i < sizeof(signals) / sizeof(signals[0]); i++) {
+		struct sigaction old;
+
+		if (sigaction(signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(signals[i], &sa, NULL);
+	}
 	catching = true;
 }
 
