@@ -230,8 +230,9 @@ static bool is_key(const char *name)
 	return i == 16;
 }
 
-/* A store holds nothing but configuration folders: true when root does;
-   false (with a message) when it holds anything else or cannot be read. */
+/* A store holds nothing but configuration folders and the compiler
+   wrapper's: true when root does; false (with a message) when it holds
+   anything else or cannot be read. */
 static bool is_store(const char *root)
 {
 	DIR *dir = opendir(root);
@@ -243,7 +244,8 @@ static bool is_store(const char *root)
 		return false;
 	}
 	while (ok && (e = readdir(dir))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || is_key(e->d_name))
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, "bin") ||
+		    is_key(e->d_name))
 			continue;
 		error("%s: not a pgo-run store (it holds '%s'): not removing it", root, e->d_name);
 		ok = false;

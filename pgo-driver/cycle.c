@@ -1,10 +1,12 @@
 #include "cycle.h"
 #include "bench.h"
 #include "build.h"
+#include "compiles.h"
 #include "files.h"
 #include "merge.h"
 #include "proc.h"
 #include "report.h"
+#include "switches.h"
 #include "train.h"
 #include "util.h"
 
@@ -14,19 +16,30 @@
 #include <string.h>
 #include <time.h>
 
+/* What one cycle carries from stage to stage. */
+struct cycle {
+	struct session s;
+	struct switches plain, gen;      /* the options the plain and instrumented builds recorded */
+	char *profile;                   /* the new profile folder, not yet in use */
+	struct store_meta meta;          /* what it holds */
+	char *bench_plain, *bench_pgo;   /* the programs kept for --bench */
+};
+
 /* Whether the cycle trains: pgo-run build never does, and needs a profile
    in use (*ok false, with a message, without one); with --retrain-if-stale
    not while no source changed since that profile's training. */
-static bool needs_training(const struct pgo_options *o, const char *profile, bool *ok)
+static bool needs_training(const struct session *s, bool *ok)
 {
+	const struct pgo_options *o = s->options;
 	struct store_meta meta;
-	char *why = NULL;
+	char *why = NULL, *profile;
 	bool have, train = true;
 	size_t changed;
 
 	*ok = true;
 	if (!o->no_train && !o->retrain_if_stale)
 		return true;
+	profile = store_profile_path(&s->store);
 	have = store_meta_read(profile, &meta, &why) == 0;
 	free(why);
 	if (o->no_train) {
@@ -49,27 +62,113 @@ static bool needs_training(const struct pgo_options *o, const char *profile, boo
 		}
 	}
 	store_meta_free(&meta);
+	free(profile);
 	return train;
 }
 
 /* The instrumented build, the training runs in a scratch folder and the
-   merge of what they wrote into the profile in use. */
-static bool train(struct session *s)
+   merge of what they wrote into a new profile folder (not yet in use). */
+static bool train(struct cycle *c)
 {
+	struct session *s = &c->s;
 	char *raw = xasprintf("%s/raw.XXXXXX", s->store.config), *why;
+	struct compiles gen;
 	long started;
-	bool ok;
+	bool ok = false;
 
 	if (!mkdtemp(raw))
 		fatal("%s: mkdtemp failed: %s", raw, strerror(errno));
-	ok = build_run(s, BUILD_GENERATE, s->gen_dir, &started) && train_run(s, raw) &&
-	     merge_install(s, raw, started);
+	/* data that programs of an earlier instrumented build wrote belongs to
+	   notes this build replaces */
+	if (files_remove(s->gen_data, &why) < 0 || files_make_dir(s->gen_data, &why) < 0)
+		fatal("%s", why);
+	if (build_run(s, BUILD_GENERATE, s->gen_dir, &started, &gen)) {
+		switches_read(&gen, s->gen_dir, &c->gen);
+		ok = train_run(s, raw) && (c->profile = merge_prepare(s, raw, started, &c->meta)) != NULL;
+	}
+	compiles_free(&gen);
 	if (files_remove(raw, &why) < 0) {
 		warn("%s", why);
 		free(why);
 	}
 	free(raw);
 	return ok;
+}
+
+/* Compares the options build recorded with the plain build's, printing the
+   outcome; false when they differ beyond the profile flags. */
+static bool same_options(const struct cycle *c, const struct switches *build, const char *name, const char *dir)
+{
+	size_t compared, differ = switches_compare(build, name, dir, &c->plain, c->s.use_dir, &compared);
+
+	if (differ) {
+		error("the %s did not compile with the plain build's options: pgo-run only adds the profile "
+		      "flags, so the build changed the project's own (see pgo-run(1))", name);
+		return false;
+	}
+	if (compared == 0)
+		warn("no output of the %s recorded its options beside the plain build's: cannot check that "
+		     "the %s kept the project's flags", name, name);
+	else
+		report_step("options", "%s: the %zu output%s it shares with the plain build %s its options, the "
+			    "profile flags aside", name, compared, compared == 1 ? "" : "s",
+			    compared == 1 ? "has" : "have");
+	return true;
+}
+
+/* The reference for the option checks: the plain build, run when the
+   cycle trains or benchmarks or no earlier one was recorded, else the
+   record of the last.  With --bench its program is kept aside. */
+static bool plain_options(struct cycle *c, bool train_now)
+{
+	struct session *s = &c->s;
+	const struct pgo_options *o = s->options;
+	char *record = xasprintf("%s/plain-options", s->store.config), *why = NULL;
+	struct compiles plain;
+	long started;
+	bool ok = false;
+
+	if (!train_now && !o->bench && switches_load(record, &c->plain, &why) == 0) {
+		report_step("options", "the plain build's, recorded in %s", record);
+		free(record);
+		return true;
+	}
+	free(why);
+	why = NULL;
+	if (build_run(s, BUILD_PLAIN, s->use_dir, &started, &plain)) {
+		switches_read(&plain, s->use_dir, &c->plain);
+		if (switches_save(&c->plain, record, &why) < 0) {
+			error("%s", why);
+			free(why);
+		} else {
+			ok = true;
+			if (o->bench)
+				c->bench_plain = bench_keep_output(s, "plain");
+		}
+	}
+	compiles_free(&plain);
+	free(record);
+	return ok;
+}
+
+/* The optimized build and its checks. */
+static int optimized(struct cycle *c)
+{
+	struct session *s = &c->s;
+	struct compiles use;
+	struct switches use_options;
+	int status = build_optimized(s, &use);
+
+	if (status == 0) {
+		switches_read(&use, s->use_dir, &use_options);
+		if (!same_options(c, &use_options, "optimized build", s->use_dir))
+			status = 1;
+		switches_free(&use_options);
+	}
+	if (status == 0 && s->options->bench)
+		c->bench_pgo = bench_keep_output(s, "pgo");
+	compiles_free(&use);
+	return status;
 }
 
 static void print_total(const struct session *s, int status)
@@ -83,44 +182,57 @@ static void print_total(const struct session *s, int status)
 			    store_has_profile(&s->store) ? "the last good one" : "none");
 }
 
+/* After a failed cycle: no unfinished profile folder stays in the store. */
+static void clean_up(struct cycle *c)
+{
+	char *why;
+
+	if (c->profile && files_remove(c->profile, &why) < 0) {
+		warn("%s", why);
+		free(why);
+	}
+}
+
 int cycle_run(const struct pgo_options *o)
 {
-	struct session s;
-	char *plain = NULL, *pgo = NULL, *profile;
-	long started;
-	int status = 1;
+	struct cycle c;
 	bool train_now, ok;
+	int status = 1;
 
+	memset(&c, 0, sizeof(c));
 	if (!train_check(o))
 		return 1;
-	if (!session_open(&s, o, true)) {
-		session_close(&s);
+	if (!session_open(&c.s, o, true)) {
+		session_close(&c.s);
 		return 1;
 	}
-	profile = store_profile_path(&s.store);
-	printf("[store] %s (configuration %s)\n", s.store.config, s.store.key);
+	printf("[store] %s (configuration %s)\n", c.s.store.config, c.s.store.key);
 	if (o->build && !o->clean)
 		warn("no --clean command: the build must rebuild every object when the flags change");
-	train_now = needs_training(o, profile, &ok);
-	if (!ok)
+	train_now = needs_training(&c.s, &ok);
+	if (!ok || (train_now && !train(&c)) || !plain_options(&c, train_now))
 		goto out;
-	if (o->bench) {
-		if (!build_run(&s, BUILD_PLAIN, s.use_dir, &started))
+	if (train_now) {
+		if (!same_options(&c, &c.gen, "instrumented build", c.s.gen_dir) ||
+		    !merge_commit(&c.s, c.profile, &c.meta))
 			goto out;
-		plain = bench_keep_output(&s, "plain");
+		report_step("merge", "profile installed: %s", c.profile);
+		free(c.profile);
+		c.profile = NULL;
 	}
-	if (train_now && !train(&s))
-		goto out;
-	status = build_optimized(&s);
-	if (o->bench && !status) {
-		pgo = bench_keep_output(&s, "pgo");
-		status = bench_run(&s, plain, pgo);
-	}
+	status = optimized(&c);
+	if (o->bench && !status)
+		status = bench_run(&c.s, c.bench_plain, c.bench_pgo);
 out:
-	print_total(&s, status);
-	free(plain);
-	free(pgo);
-	free(profile);
-	session_close(&s);
+	if (status)
+		clean_up(&c);
+	print_total(&c.s, status);
+	switches_free(&c.plain);
+	switches_free(&c.gen);
+	store_meta_free(&c.meta);
+	free(c.profile);
+	free(c.bench_plain);
+	free(c.bench_pgo);
+	session_close(&c.s);
 	return status;
 }

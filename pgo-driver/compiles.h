@@ -1,0 +1,44 @@
+/* compiles: what a build's compiler commands wrote, from the log the
+   compiler wrapper (pgo-cc) keeps: the objects, the programs and shared
+   libraries linked, and the archives those links read that the build
+   made. */
+#ifndef PGO_COMPILES_H
+#define PGO_COMPILES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum output_kind {
+	OUTPUT_OBJECT,  /* a compile's object (-c) */
+	OUTPUT_LINKED,  /* a link's program or shared library */
+	OUTPUT_ARCHIVE, /* an archive a link read, written since the build began */
+};
+
+struct compile_output {
+	char *path;   /* absolute: the command's folder joined with name */
+	char *dir;    /* the folder the command ran in */
+	char *name;   /* the file as the command named it */
+	enum output_kind kind;
+};
+
+struct compiles {
+	struct compile_output *outputs; /* each file once, in the order written */
+	size_t count;
+	size_t commands;                /* compiler commands in the log */
+};
+
+/* Reads the log at path (a missing log holds no command) into c; archives
+   count when modified at or after since (seconds since the epoch).
+   Returns 0, or -1 with *why set to a new message naming the log when it
+   cannot be read or is not a log pgo-cc wrote; compiles_free is safe
+   either way. */
+int compiles_read(const char *path, long since, struct compiles *c, char **why);
+
+/* Frees what compiles_read allocated. */
+void compiles_free(struct compiles *c);
+
+/* path relative to the folder base ("../lib/x.o" when it lies beside it;
+   both absolute); a new string. */
+char *compiles_relative(const char *path, const char *base);
+
+#endif
