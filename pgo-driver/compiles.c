@@ -240,6 +240,101 @@ void compiles_free(struct compiles *c)
 	memset(c, 0, sizeof(*c));
 }
 
+/* The object's name as the command gave it, without its suffix: gcc's
+   base for the notes and profile file names; a new string. */
+static char *auxiliary_name(const struct compile_output *o)
+{
+	const char *suffix = suffix_of(o->name);
+
+	return suffix ? xstrndup(o->name, suffix - o->name) : xstrdup(o->name);
+}
+
+char *compiles_notes_path(const struct compile_output *o)
+{
+	char *aux = auxiliary_name(o), *path;
+
+	path = aux[0] == '/' ? xasprintf("%s.gcno", aux) : xasprintf("%s/%s.gcno", o->dir, aux);
+	free(aux);
+	return path;
+}
+
+/* gcc's mangling of a relative path: '/' becomes '#', a ".." component
+   becomes '^'. */
+static char *mangle(const char *path)
+{
+	char *out = xmalloc(strlen(path) + 1), *q = out;
+	const char *p = path;
+
+	for (;;) {
+		const char *end = strchr(p, '/');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+
+		if (n == 2 && p[0] == '.' && p[1] == '.')
+			*q++ = '^';
+		else
+			q = (char *)memcpy(q, p, n) + n;
+		if (!end)
+			break;
+		*q++ = '#';
+		p = end + 1;
+	}
+	*q = '\0';
+	return out;
+}
+
+char *compiles_profile_name(const struct compile_output *o, const char *prefix)
+{
+	char *aux = auxiliary_name(o), *full, *name;
+	const char *rest;
+	size_t n = strlen(prefix);
+
+	/* an absolute name is used as it is, below the profile folder */
+	if (aux[0] == '/') {
+		name = xstrdup(aux + 1);
+		free(aux);
+		return name;
+	}
+	full = xasprintf("%s/%s", o->dir, aux);
+	rest = full;
+	if (!strncmp(full, prefix, n) && (full[n] == '/' || full[n] == '\0')) {
+		rest = full + n;
+		while (*rest == '/')
+			rest++;
+	}
+	name = mangle(rest);
+	free(full);
+	free(aux);
+	return name;
+}
+
+char *compiles_notes_of_profile(const char *rel, const char *prefix)
+{
+	const char *suffix = suffix_of(rel);
+	char *base = suffix ? xstrndup(rel, suffix - rel) : xstrdup(rel), *path, *p, *q;
+
+	/* a name with '/' is an absolute one (see compiles_profile_name) */
+	if (strchr(base, '/')) {
+		path = xasprintf("/%s.gcno", base);
+		free(base);
+		return path;
+	}
+	path = xmalloc(strlen(prefix) + 2 * strlen(base) + 8);
+	q = path;
+	if (base[0] != '#')
+		q += sprintf(q, "%s/", prefix);
+	for (p = base; *p; p++) {
+		if (*p == '#')
+			*q++ = '/';
+		else if (*p == '^')
+			q += sprintf(q, "..");
+		else
+			*q++ = *p;
+	}
+	strcpy(q, ".gcno");
+	free(base);
+	return path;
+}
+
 /* The length of the first component of p (after its leading '/'s) and,
    in *start, where it begins. */
 static size_t component(const char *p, const char **start)

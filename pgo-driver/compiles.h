@@ -1,7 +1,8 @@
 /* compiles: what a build's compiler commands wrote, from the log the
    compiler wrapper (pgo-cc) keeps: the objects, the programs and shared
    libraries linked, and the archives those links read that the build
-   made. */
+   made; and, for an object, the names gcc gives its notes and profile
+   files. */
 #ifndef PGO_COMPILES_H
 #define PGO_COMPILES_H
 
@@ -36,6 +37,19 @@ int compiles_read(const char *path, long since, struct compiles *c, char **why);
 
 /* Frees what compiles_read allocated. */
 void compiles_free(struct compiles *c);
+
+/* The notes file (.gcno) gcc writes beside the object o; a new string. */
+char *compiles_notes_path(const struct compile_output *o);
+
+/* The name gcc gives the profile file of the object o when
+   -fprofile-prefix-path is prefix (the folder, '/' as '#', ".." as '^',
+   no suffix); a new string. */
+char *compiles_profile_name(const struct compile_output *o, const char *prefix);
+
+/* The inverse for a profile file found under the profile folder at
+   relative path rel (suffix included): the notes file gcc wrote for it
+   when the prefix was prefix; a new string. */
+char *compiles_notes_of_profile(const char *rel, const char *prefix);
 
 /* path relative to the folder base ("../lib/x.o" when it lies beside it;
    both absolute); a new string. */

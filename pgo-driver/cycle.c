@@ -84,7 +84,7 @@ static bool train(struct cycle *c)
 		fatal("%s", why);
 	if (build_run(s, BUILD_GENERATE, s->gen_dir, &started, &gen)) {
 		switches_read(&gen, s->gen_dir, &c->gen);
-		ok = train_run(s, raw) && (c->profile = merge_prepare(s, raw, started, &c->meta)) != NULL;
+		ok = train_run(s, raw) && (c->profile = merge_prepare(s, raw, started, &gen, &c->meta)) != NULL;
 	}
 	compiles_free(&gen);
 	if (files_remove(raw, &why) < 0) {

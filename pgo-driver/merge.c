@@ -118,14 +118,39 @@ static void add_notes(struct notes_list *l, const char *path, char *name)
 	*ARRAY_PUSH(l->items, l->count, l->cap) = (struct notes_file){ xstrdup(path), name };
 }
 
-/* The notes files the instrumented build wrote in the gen folder. */
-static void find_notes(const struct session *s, long since, struct notes_list *l)
+/* The notes files of the instrumented build wherever its objects lie:
+   those of the profile files the workloads wrote (their names say where
+   the object was), those of the objects the build's compiler commands
+   wrote, and those in the gen folder. */
+static void find_notes(const struct session *s, const char *profile, const struct compiles *gen, long since,
+		       struct notes_list *l)
 {
 	char **files, *why = NULL;
 	size_t n, i;
 
 	memset(l, 0, sizeof(*l));
 	l->since = since;
+	if (files_list(profile, ".gcda", 0, &files, &n, &why) == 0) {
+		for (i = 0; i < n; i++) {
+			char *notes = compiles_notes_of_profile(files[i], s->gen_dir);
+
+			add_notes(l, notes, xstrndup(files[i], strlen(files[i]) - 5));
+			free(notes);
+		}
+		files_free_list(files, n);
+	}
+	for (i = 0; i < gen->count; i++) {
+		const struct compile_output *o = &gen->outputs[i];
+		char *notes;
+
+		if (o->kind != OUTPUT_OBJECT)
+			continue;
+		notes = compiles_notes_path(o);
+		add_notes(l, notes, compiles_profile_name(o, s->gen_dir));
+		free(notes);
+	}
+	free(why);
+	why = NULL;
 	if (files_list(s->gen_dir, ".gcno", since, &files, &n, &why) == 0) {
 		for (i = 0; i < n; i++) {
 			char *notes = xasprintf("%s/%s", s->gen_dir, files[i]);
@@ -162,8 +187,13 @@ static void copy_new_notes(const struct notes_list *l, const char *folder)
 	if (files_make_dir(notes_dir, &why) < 0)
 		fatal("%s", why);
 	for (i = 0; i < l->count; i++) {
-		char *dst = xasprintf("%s/%s.gcno", notes_dir, l->items[i].name);
+		char *dst = xasprintf("%s/%s.gcno", notes_dir, l->items[i].name), *slash = strrchr(dst, '/');
 
+		/* an absolute name keeps its folders (see compiles_profile_name) */
+		*slash = '\0';
+		if (files_make_dir(dst, &why) < 0)
+			fatal("%s", why);
+		*slash = '/';
 		if (files_copy(l->items[i].path, dst, &why) < 0)
 			fatal("%s", why);
 		free(dst);
@@ -205,7 +235,7 @@ static void notes_sources(const char *notes, struct strmap *seen, char ***list, 
 		return;
 	}
 	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *p = strstr(line, ":cwd: "), *q, *file, *path;
+		char *p = strstr(line, ":cwd: "), *q, *file, *path, *real;
 		void **slot;
 
 		if (p) {
@@ -222,6 +252,11 @@ static void notes_sources(const char *notes, struct strmap *seen, char ***list, 
 		if (!*file)
 			continue;
 		path = file[0] == '/' || !cwd ? xstrdup(file) : xasprintf("%s/%s", cwd, file);
+		/* ../lib/x.c from programs/ is shown, and found again, as lib/x.c */
+		if ((real = realpath(path, NULL))) {
+			free(path);
+			path = real;
+		}
 		slot = strmap_slot(seen, path);
 		if (*slot) {
 			free(path);
@@ -315,7 +350,8 @@ static bool any_data(const struct store_meta *meta)
 	return false;
 }
 
-char *merge_prepare(struct session *s, const char *raw, long gen_started, struct store_meta *meta)
+char *merge_prepare(struct session *s, const char *raw, long gen_started, const struct compiles *gen,
+		    struct store_meta *meta)
 {
 	const struct pgo_options *o = s->options;
 	double start = proc_now();
@@ -334,7 +370,7 @@ char *merge_prepare(struct session *s, const char *raw, long gen_started, struct
 		dirs[i] = xasprintf("%s/%zu", raw, i);
 	if (!merge_weighted(dirs, meta->weights, o->nworkloads, folder, raw, log))
 		goto out;
-	find_notes(s, gen_started, &notes);
+	find_notes(s, folder, gen, gen_started, &notes);
 	if (notes.count == 0) {
 		error("%s: the instrumented build wrote no notes files (.gcno): its compiler commands did not "
 		      "get the flags (see pgo-run(1))", s->gen_dir);
