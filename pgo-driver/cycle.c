@@ -22,7 +22,7 @@ struct cycle {
 	struct switches plain, gen;      /* the options the plain and instrumented builds recorded */
 	char *profile;                   /* the new profile folder, not yet in use */
 	struct store_meta meta;          /* what it holds */
-	char *bench_plain, *bench_pgo;   /* the programs kept for --bench */
+	struct bench_copy bench_plain, bench_pgo;
 };
 
 /* Whether the cycle trains: pgo-run build never does, and needs a profile
@@ -141,9 +141,7 @@ static bool plain_options(struct cycle *c, bool train_now)
 			error("%s", why);
 			free(why);
 		} else {
-			ok = true;
-			if (o->bench)
-				c->bench_plain = bench_keep_output(s, "plain");
+			ok = !o->bench || bench_keep(s, "plain", &plain, &c->bench_plain);
 		}
 	}
 	compiles_free(&plain);
@@ -165,8 +163,8 @@ static int optimized(struct cycle *c)
 			status = 1;
 		switches_free(&use_options);
 	}
-	if (status == 0 && s->options->bench)
-		c->bench_pgo = bench_keep_output(s, "pgo");
+	if (status == 0 && s->options->bench && !bench_keep(s, "pgo", &use, &c->bench_pgo))
+		status = 1;
 	compiles_free(&use);
 	return status;
 }
@@ -222,7 +220,7 @@ int cycle_run(const struct pgo_options *o)
 	}
 	status = optimized(&c);
 	if (o->bench && !status)
-		status = bench_run(&c.s, c.bench_plain, c.bench_pgo);
+		status = bench_run(&c.s, &c.bench_plain, &c.bench_pgo);
 out:
 	if (status)
 		clean_up(&c);
@@ -231,8 +229,8 @@ out:
 	switches_free(&c.gen);
 	store_meta_free(&c.meta);
 	free(c.profile);
-	free(c.bench_plain);
-	free(c.bench_pgo);
+	bench_free(&c.bench_plain);
+	bench_free(&c.bench_pgo);
 	session_close(&c.s);
 	return status;
 }
