@@ -8,7 +8,7 @@ OBJS += $(PGO_RUN_OBJS)
 PGO_RUN_OBJS += pgo-driver/session.o pgo-driver/report.o pgo-driver/build.o pgo-driver/train.o \
 	pgo-driver/merge.o pgo-driver/bench.o pgo-driver/commands.o pgo-driver/files.o
 # the compiler wrapper around the builds, and what the objects record
-PGO_RUN_OBJS += pgo-driver/wrapper.o pgo-driver/compiles.o pgo-driver/switches.o
+PGO_RUN_OBJS += pgo-driver/wrapper.o pgo-driver/compiles.o pgo-driver/switches.o pgo-driver/tree.o
 PROGS += pgo-driver/pgo-cc
 OBJS += pgo-driver/pgo-cc.o
 LIBDIR_LINKOPT ?= $(PREFIX)/lib/linkopt

@@ -4,6 +4,7 @@
 #include "merge.h"
 #include "proc.h"
 #include "report.h"
+#include "tree.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -33,7 +34,7 @@ int commands_status(const struct pgo_options *o)
 	struct session s;
 	struct store_meta meta;
 	char *profile, *why, when[64];
-	size_t i, changed = 1, without = 0;
+	size_t i, changed = 1, without = 0, left;
 	time_t trained;
 
 	if (!session_open(&s, o, false)) {
@@ -61,11 +62,15 @@ int commands_status(const struct pgo_options *o)
 	changed = report_stale_sources(&meta);
 	printf("stale: %s\n", changed ? "yes" : "no");
 out:
+	left = tree_report(&s);
+	if (left)
+		printf("instrumented build in the tree: %zu output%s of a cycle that was killed before it could "
+		       "remove them; build again\n", left, left == 1 ? "" : "s");
 	store_meta_free(&meta);
 	free(profile);
 	session_close(&s);
 	stdout_close_or_die();
-	return changed ? 1 : 0;
+	return changed || left ? 1 : 0;
 }
 
 /* True when dir holds at least one profile file; false with a message. */

@@ -8,9 +8,11 @@
 #include "report.h"
 #include "switches.h"
 #include "train.h"
+#include "tree.h"
 #include "util.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +25,7 @@ struct cycle {
 	char *profile;                   /* the new profile folder, not yet in use */
 	struct store_meta meta;          /* what it holds */
 	struct bench_copy bench_plain, bench_pgo;
+	bool instrumented;               /* the instrumented build's outputs may be in the tree */
 };
 
 /* Whether the cycle trains: pgo-run build never does, and needs a profile
@@ -82,6 +85,9 @@ static bool train(struct cycle *c)
 	   notes this build replaces */
 	if (files_remove(s->gen_data, &why) < 0 || files_make_dir(s->gen_data, &why) < 0)
 		fatal("%s", why);
+	started = time(NULL);
+	tree_mark(s, started);
+	c->instrumented = true;
 	if (build_run(s, BUILD_GENERATE, s->gen_dir, &started, &gen)) {
 		switches_read(&gen, s->gen_dir, &c->gen);
 		ok = train_run(s, raw) && (c->profile = merge_prepare(s, raw, started, &gen, &c->meta)) != NULL;
@@ -149,7 +155,8 @@ static bool plain_options(struct cycle *c, bool train_now)
 	return ok;
 }
 
-/* The optimized build and its checks. */
+/* The optimized build and its checks; the tree then holds no instrumented
+   build of ours. */
 static int optimized(struct cycle *c)
 {
 	struct session *s = &c->s;
@@ -157,6 +164,10 @@ static int optimized(struct cycle *c)
 	struct switches use_options;
 	int status = build_optimized(s, &use);
 
+	if (use.commands > 0) {
+		tree_unmark(s);
+		c->instrumented = false;
+	}
 	if (status == 0) {
 		switches_read(&use, s->use_dir, &use_options);
 		if (!same_options(c, &use_options, "optimized build", s->use_dir))
@@ -169,18 +180,34 @@ static int optimized(struct cycle *c)
 	return status;
 }
 
+static const char *signal_name(int sig)
+{
+	switch (sig) {
+	case SIGINT: return "SIGINT";
+	case SIGTERM: return "SIGTERM";
+	case SIGHUP: return "SIGHUP";
+	default: return "a signal";
+	}
+}
+
 static void print_total(const struct session *s, int status)
 {
 	double now = proc_now(), own = now - s->start - s->external;
+	int sig = proc_interrupted();
 
 	report_step("total", "%.1f s: builds, workloads and benchmark %.1f s, pgo-run itself %.2f s (%.1f%%)",
 		    now - s->start, s->external, own, s->external > 0 ? 100 * own / s->external : 0);
-	if (status)
+	if (sig)
+		report_step("total", "interrupted by %s; the profile in use is %s", signal_name(sig),
+			    store_has_profile(&s->store) ? "the last good one" : "none");
+	else if (status)
 		report_step("total", "failed; the profile in use is %s",
 			    store_has_profile(&s->store) ? "the last good one" : "none");
 }
 
-/* After a failed cycle: no unfinished profile folder stays in the store. */
+/* After a failed or interrupted cycle: nothing instrumented stays in the
+   tree looking like a normal build, and no unfinished profile folder
+   stays in the store. */
 static void clean_up(struct cycle *c)
 {
 	char *why;
@@ -189,17 +216,25 @@ static void clean_up(struct cycle *c)
 		warn("%s", why);
 		free(why);
 	}
+	if (c->instrumented) {
+		size_t removed = tree_remove_instrumented(&c->s);
+
+		if (removed)
+			report_step("total", "removed the %zu output%s of the instrumented build still in the tree: "
+				    "build again for a plain build", removed, removed == 1 ? "" : "s");
+	}
 }
 
 int cycle_run(const struct pgo_options *o)
 {
 	struct cycle c;
 	bool train_now, ok;
-	int status = 1;
+	int status = 1, sig;
 
 	memset(&c, 0, sizeof(c));
 	if (!train_check(o))
 		return 1;
+	proc_catch_interrupts();
 	if (!session_open(&c.s, o, true)) {
 		session_close(&c.s);
 		return 1;
@@ -208,7 +243,8 @@ int cycle_run(const struct pgo_options *o)
 	if (o->build && !o->clean)
 		warn("no --clean command: the build must rebuild every object when the flags change");
 	train_now = needs_training(&c.s, &ok);
-	if (!ok || (train_now && !train(&c)) || !plain_options(&c, train_now))
+	if (!ok || (train_now && !train(&c)) || proc_interrupted() || !plain_options(&c, train_now) ||
+	    proc_interrupted())
 		goto out;
 	if (train_now) {
 		if (!same_options(&c, &c.gen, "instrumented build", c.s.gen_dir) ||
@@ -219,9 +255,11 @@ int cycle_run(const struct pgo_options *o)
 		c.profile = NULL;
 	}
 	status = optimized(&c);
-	if (o->bench && !status)
+	if (o->bench && !status && !proc_interrupted())
 		status = bench_run(&c.s, &c.bench_plain, &c.bench_pgo);
 out:
+	if (proc_interrupted())
+		status = 1;
 	if (status)
 		clean_up(&c);
 	print_total(&c.s, status);
@@ -232,5 +270,12 @@ out:
 	bench_free(&c.bench_plain);
 	bench_free(&c.bench_pgo);
 	session_close(&c.s);
+	sig = proc_interrupted();
+	if (sig) {
+		/* end as the signal would have ended us, for the shell that waits */
+		fflush(stdout);
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
 	return status;
 }
