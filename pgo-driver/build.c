@@ -22,7 +22,7 @@ static const char *const log_names[] = {
 	[BUILD_USE] = "use-build",
 };
 
-/* The logs pgo-cc writes, one record per compiler command */
+/* The logs pgo-cc writes, one record per compiler command. */
 static const char *const compile_log_names[] = {
 	[BUILD_PLAIN] = "plain-build-compiles",
 	[BUILD_GENERATE] = "gen-build-compiles",
