@@ -80,7 +80,7 @@ static const char exit_status[] =
 
 static const struct cli_command cycle_command = {
 	.name = "pgo-run",
-	.operands = "WORKLOAD...",
+	.operands = "[WORKLOAD]...",
 	.description =
 		"Builds the project instrumented, runs every WORKLOAD (a shell command; its\n"
 		"exit status is checked), merges and checks the profile, installs it in the\n"
@@ -88,8 +88,6 @@ static const struct cli_command cycle_command = {
 		"cycle and leaves the profile in use untouched.\n",
 	.options = cycle_options,
 	.footer = exit_status,
-	.min_operands = 1,
-	.missing = "no workload given",
 };
 
 static const struct cli_option build_options[] = {
@@ -169,6 +167,9 @@ static int parse(const struct cli_command *command, int argc, char **argv)
 static int run_cycle(int argc, char **argv)
 {
 	parse(&cycle_command, argc, argv);
+	/* a --weight is a workload too */
+	if (!o.nworkloads)
+		cli_usage_error("no workload given");
 	if (o.bench && !o.output)
 		cli_usage_error("--bench needs --output FILE, the program it runs");
 	return cycle_run(&o);
