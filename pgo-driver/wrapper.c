@@ -27,8 +27,12 @@ static char *find_pgo_cc(void)
 		return probe;
 	free(probe);
 	probe = xasprintf("%s/../lib/linkopt/pgo-cc", dir);
-	if (access(probe, X_OK) == 0)
-		return probe;
+	if (access(probe, X_OK) == 0) {
+		char *real = realpath(probe, NULL);
+
+		free(probe);
+		return real;
+	}
 	free(probe);
 	return NULL;
 }
