@@ -732,6 +732,63 @@ const struct elf_symbol *elfobj_function_containing(const struct elf_object *obj
 	return NULL;
 }
 
+int elfobj_find_section(const void *image, size_t size, const char *name, const void **contents,
+			size_t *contents_size, char **why)
+{
+	Elf *elf;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	int status = 0;
+
+	*contents = NULL;
+	*contents_size = 0;
+	*why = NULL;
+	if (!elf_library_ready) {
+		if (elf_version(EV_CURRENT) == EV_NONE) {
+			*why = libelf_failure("elf_version");
+			return -1;
+		}
+		elf_library_ready = true;
+	}
+	if (!elfobj_is_elf(image, size)) {
+		*why = xstrdup("not an ELF file");
+		return -1;
+	}
+	elf = elf_memory((char *)image, size);
+	if (!elf) {
+		*why = libelf_failure("elf_memory");
+		return -1;
+	}
+	if (elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, &shstrndx) != 0) {
+		*why = libelf_failure("elf_getshdrstrndx");
+		elf_end(elf);
+		return -1;
+	}
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *n;
+
+		if (!gelf_getshdr(scn, &sh)) {
+			*why = libelf_failure("gelf_getshdr");
+			status = -1;
+			break;
+		}
+		n = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!n || strcmp(n, name) != 0 || sh.sh_type == SHT_NOBITS)
+			continue;
+		if (sh.sh_offset > size || sh.sh_size > size - sh.sh_offset) {
+			*why = xasprintf("cannot read ELF: section '%s' extends past the end of the file (truncated?)", name);
+			status = -1;
+		} else {
+			*contents = (const char *)image + sh.sh_offset;
+			*contents_size = sh.sh_size;
+		}
+		break;
+	}
+	elf_end(elf);
+	return status;
+}
+
 void elfobj_close(struct elf_object *obj)
 {
 	size_t i;

@@ -111,6 +111,15 @@ const struct elf_symbol *elfobj_function_at(const struct elf_object *obj, uint32
 const struct elf_symbol *elfobj_function_containing(const struct elf_object *obj, uint32_t section,
 						    uint64_t address);
 
+/* Finds the section called name in the ELF file image of any type
+   (object, LTO object, executable, shared library) and sets *contents and
+   *contents_size to its bytes inside image (NULL and 0 when the file has
+   no such section or it takes no bytes in the file).  Returns 0, or -1
+   with *why set to a newly allocated message when image is not an ELF
+   file libelf can read. */
+int elfobj_find_section(const void *image, size_t size, const char *name, const void **contents,
+			size_t *contents_size, char **why);
+
 /* Releases what elfobj_open and elfobj_load_relocs allocated. */
 void elfobj_close(struct elf_object *obj);
 

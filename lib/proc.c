@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,46 @@
 #include <unistd.h>
 
 extern char **environ;
+
+/* proc_catch_interrupts: whether it was called, the first signal caught,
+   and the process group of the child running (0: none). */
+static bool catching;
+static volatile sig_atomic_t caught;
+static volatile pid_t running_group;
+
+static void pass_on(int sig)
+{
+	pid_t group = running_group;
+
+	if (!caught)
+		caught = sig;
+	if (group > 0)
+		kill(-group, sig);
+}
+
+void proc_catch_interrupts(void)
+{
+	static const int signals[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = pass_on;
+	sigemptyset(&sa.sa_mask);
+	/* a signal ignored from the start (nohup, a background job) stays so */
+	for (i = 0; i < sizeof(signals) / sizeof(signals[0]); i++) {
+		struct sigaction old;
+
+		if (sigaction(signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(signals[i], &sa, NULL);
+	}
+	catching = true;
+}
+
+int proc_interrupted(void)
+{
+	return caught;
+}
 
 double proc_now(void)
 {
@@ -180,6 +221,8 @@ static void child_start(const struct proc_request *rq, char **envp, const struct
 {
 	int out = child_fd(rq->out, p, 0), err = child_fd(rq->err, p, 1), e;
 
+	if (catching && setpgid(0, 0) < 0)
+		goto failed;
 	if (rq->dir && chdir(rq->dir) < 0)
 		goto failed;
 	if (rq->stdin_null && dup2(p->null, STDIN_FILENO) < 0)
@@ -284,6 +327,13 @@ int proc_exec(const struct proc_request *rq, struct proc_result *result)
 	memset(result, 0, sizeof(*result));
 	result->seconds = proc_now();
 	errno = 0;
+	if (caught) {
+		result->status = 128 + caught;
+		result->out = rq->out == PROC_CAPTURE ? xstrdup("") : NULL;
+		result->err = rq->err == PROC_CAPTURE ? xstrdup("") : NULL;
+		result->seconds = 0;
+		return result->status;
+	}
 	if (plumbing_open(&p, rq) == 0) {
 		envp = child_environment(rq->env, rq->nenv);
 		/* What we buffered must come out before what the child writes there. */
@@ -294,6 +344,14 @@ int proc_exec(const struct proc_request *rq, struct proc_result *result)
 		pid = fork();
 		if (pid == 0)
 			child_start(rq, envp, &p);
+		/* the child does the same: whichever runs first, the group
+		   exists before a signal is passed on to it */
+		if (pid > 0 && catching) {
+			setpgid(pid, pid);
+			running_group = pid;
+			if (caught)
+				kill(-pid, caught);
+		}
 	}
 	if (pid < 0)
 		result->status = -(errno ? errno : EINVAL);
@@ -307,6 +365,7 @@ int proc_exec(const struct proc_request *rq, struct proc_result *result)
 		if (rq->running)
 			*rq->running = 0;
 	}
+	running_group = 0;
 	close_fd(&p.report[0]);
 	close_fd(&p.capture[0].fd);
 	close_fd(&p.capture[1].fd);

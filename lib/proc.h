@@ -96,4 +96,16 @@ char *proc_failure(int status, const char *err);
    string. */
 char *proc_command_line(char *const argv[]);
 
+/* Makes SIGINT, SIGTERM and SIGHUP stop the commands rather than this
+   process, for a program that must clean up after an interrupted command:
+   from the call on, every child starts in a process group of its own (a
+   child reading the terminal is then stopped); each such signal is passed
+   on to the group of the child running, the first is recorded, and once
+   one came proc_exec starts nothing and returns 128 + that signal.  A
+   signal ignored when it is called stays ignored. */
+void proc_catch_interrupts(void);
+
+/* The first signal proc_catch_interrupts caught, or 0. */
+int proc_interrupted(void);
+
 #endif

@@ -1,5 +1,6 @@
 #include "build.h"
 #include "proc.h"
+#include "wrapper.h"
 #include "files.h"
 #include "report.h"
 #include "util.h"
@@ -21,58 +22,53 @@ static const char *const log_names[] = {
 	[BUILD_USE] = "use-build",
 };
 
-/* The flags of one build, alone and appended to CFLAGS and LDFLAGS from
-   the environment, and the environment the build commands get. */
+/* The logs pgo-cc writes, one record per compiler command. */
+static const char *const compile_log_names[] = {
+	[BUILD_PLAIN] = "plain-build-compiles",
+	[BUILD_GENERATE] = "gen-build-compiles",
+	[BUILD_USE] = "use-build-compiles",
+};
+
+/* The flags pgo-cc appends to every compiler command of a build, and the
+   environment the build's commands get.  Every build records its options
+   (-frecord-gcc-switches) for the checks of switches.h. */
 struct flags {
-	char *cflags, *ldflags, *cflags_env, *ldflags_env;
-	struct proc_env env[4];
+	char *flags, *compiles;
+	struct proc_env env[WRAPPER_ENV];
 	size_t nenv;
 };
 
 static void flags_for(const struct session *s, enum build_kind kind, const char *dir, struct flags *f)
 {
 	char *profile = store_profile_path(&s->store);
-	const char *cflags = getenv("CFLAGS"), *ldflags = getenv("LDFLAGS");
 
 	switch (kind) {
 	case BUILD_PLAIN:
-		f->cflags = xstrdup("");
-		f->ldflags = xstrdup("");
+		f->flags = xstrdup("-frecord-gcc-switches");
 		break;
 	case BUILD_GENERATE:
 		/* -ftest-coverage only writes the notes files (for the checks and
 		   show); prefer-atomic keeps counters of threaded runs exact; the
 		   prefix path makes profile names relative to the build folder */
-		f->cflags = xasprintf("-fprofile-generate=%s -fprofile-update=prefer-atomic -ftest-coverage "
-				      "-fprofile-prefix-path=%s", s->gen_data, dir);
-		f->ldflags = xasprintf("-fprofile-generate=%s -fprofile-update=prefer-atomic", s->gen_data);
+		f->flags = xasprintf("-fprofile-generate=%s -fprofile-update=prefer-atomic -ftest-coverage "
+				     "-fprofile-prefix-path=%s -frecord-gcc-switches", s->gen_data, dir);
 		break;
 	default:
-		/* a mismatch is counted and reported, not a build failure */
-		f->cflags = xasprintf("-fprofile-use=%s -fprofile-prefix-path=%s -Wno-error=coverage-mismatch",
-				      profile, dir);
-		f->ldflags = xasprintf("-fprofile-use=%s -Wno-error=coverage-mismatch", profile);
+		/* a mismatch or a missing profile is counted and reported, not a
+		   build failure (also under the project's -Werror) */
+		f->flags = xasprintf("-fprofile-use=%s -fprofile-prefix-path=%s -Wno-error=coverage-mismatch "
+				     "-Wno-error=missing-profile -frecord-gcc-switches", profile, dir);
 		break;
 	}
-	f->cflags_env = xasprintf("%s%s%s", cflags ? cflags : "", cflags && *f->cflags ? " " : "", f->cflags);
-	f->ldflags_env = xasprintf("%s%s%s", ldflags ? ldflags : "", ldflags && *f->ldflags ? " " : "",
-				   f->ldflags);
-	f->env[0] = (struct proc_env){ "PGO_CFLAGS", f->cflags };
-	f->env[1] = (struct proc_env){ "PGO_LDFLAGS", f->ldflags };
-	f->env[2] = (struct proc_env){ "CFLAGS", f->cflags_env };
-	f->env[3] = (struct proc_env){ "LDFLAGS", f->ldflags_env };
-	/* make gets the flags as variables (mk/pgo.mk appends them); any other
-	   build system reads them from CFLAGS and LDFLAGS in the environment */
-	f->nenv = s->options->build ? 4 : 2;
+	f->compiles = session_log(s, compile_log_names[kind]);
+	f->nenv = wrapper_env(&s->wrapper, f->flags, f->compiles, f->env);
 	free(profile);
 }
 
 static void flags_free(struct flags *f)
 {
-	free(f->cflags);
-	free(f->ldflags);
-	free(f->cflags_env);
-	free(f->ldflags_env);
+	free(f->flags);
+	free(f->compiles);
 }
 
 /* Prints that the command of a step failed, with the log's tail. */
@@ -86,19 +82,23 @@ static void command_failed(const char *what, int status, const char *log)
 }
 
 /* Runs the clean command: --clean, or make clean unless --build came
-   alone; false when it fails. */
-static bool clean(struct session *s, const char *name, const char *dir, const struct flags *f,
-		  const char *log, double *seconds)
+   alone; false when it fails.  It runs with the wrapper, so that a build
+   folder it configures (CMake) names the wrapper as its compiler, but
+   without the profile flags: what configure compiles to probe the
+   compiler is not part of the build. */
+static bool clean(struct session *s, const char *name, const char *dir, const char *log, double *seconds)
 {
 	const struct pgo_options *o = s->options;
 	char *argv[] = { "make", "clean", NULL };
 	char *what;
+	struct proc_env env[WRAPPER_ENV];
+	size_t nenv = wrapper_env(&s->wrapper, "-frecord-gcc-switches", "", env);
 	int status;
 
 	if (!o->clean && o->build)
 		return true;
-	status = o->clean ? proc_shell(o->clean, dir, f->env, f->nenv, log, seconds)
-			  : proc_run(argv, dir, f->env, f->nenv, log, seconds);
+	status = o->clean ? proc_shell(o->clean, dir, env, nenv, log, seconds)
+			  : proc_run(argv, dir, env, nenv, log, seconds);
 	s->external += *seconds;
 	if (status == 0)
 		return true;
@@ -108,24 +108,40 @@ static bool clean(struct session *s, const char *name, const char *dir, const st
 	return false;
 }
 
-/* Runs --build, or make with the flags as variables; returns its status. */
+/* Runs --build, or make; returns its status. */
 static int run_build(const struct session *s, const struct flags *f, const char *dir, const char *log,
 		     double *seconds)
 {
-	char *argv[] = { "make", NULL, NULL, NULL };
-	int status;
+	char *argv[] = { "make", NULL };
 
 	if (s->options->build)
 		return proc_shell(s->options->build, dir, f->env, f->nenv, log, seconds);
-	argv[1] = xasprintf("PGO_CFLAGS=%s", f->cflags);
-	argv[2] = xasprintf("PGO_LDFLAGS=%s", f->ldflags);
-	status = proc_run(argv, dir, f->env, f->nenv, log, seconds);
-	free(argv[1]);
-	free(argv[2]);
-	return status;
+	return proc_run(argv, dir, f->env, f->nenv, log, seconds);
 }
 
-bool build_run(struct session *s, enum build_kind kind, const char *dir, long *started)
+/* Reads the compiler commands the build ran into *out; false (with a
+   message) when there were none: the build did not run its compiler
+   through the wrapper, or had nothing to do. */
+static bool read_compiles(const struct session *s, const char *name, const char *path, long started,
+			  struct compiles *out)
+{
+	char *why = NULL;
+
+	if (compiles_read(path, started, out, &why) < 0) {
+		error("%s", why);
+		free(why);
+		return false;
+	}
+	if (out->commands > 0)
+		return true;
+	error("%s: no compiler command went through pgo-run's compiler wrapper (%s, first on PATH): the "
+	      "build names its compiler by a path of its own (a CMake build folder configured outside "
+	      "pgo-run keeps its compiler: let the clean command configure a new one, see pgo-run(1)), "
+	      "or it had nothing to rebuild (give --clean)", name, s->wrapper.bin);
+	return false;
+}
+
+bool build_run(struct session *s, enum build_kind kind, const char *dir, long *started, struct compiles *out)
 {
 	const struct pgo_options *o = s->options;
 	const char *name = build_names[kind];
@@ -135,27 +151,27 @@ bool build_run(struct session *s, enum build_kind kind, const char *dir, long *s
 	int status;
 	bool ok = false;
 
+	memset(out, 0, sizeof(*out));
 	flags_for(s, kind, dir, &f);
-	if (o->build)
-		what = xstrdup(o->build);
-	else
-		what = xasprintf("make PGO_CFLAGS='%s' PGO_LDFLAGS='%s'", f.cflags, f.ldflags);
-	report_step(name, "%s (in %s)", what, dir);
-	if (!clean(s, name, dir, &f, log, &clean_seconds))
+	report_step(name, "%s (in %s)", o->build ? o->build : "make", dir);
+	report_step(name, "added to every compiler command: %s", f.flags);
+	if (!clean(s, name, dir, log, &clean_seconds))
 		goto out;
 	*started = time(NULL);
 	status = run_build(s, &f, dir, log, &seconds);
 	s->external += seconds;
 	if (status != 0) {
-		free(what);
 		what = xasprintf("%s failed", name);
 		command_failed(what, status, log);
+		free(what);
 		goto out;
 	}
-	report_step(name, "done in %.1f s (clean %.1f s)", seconds, clean_seconds);
+	if (!read_compiles(s, name, f.compiles, *started, out))
+		goto out;
+	report_step(name, "done in %.1f s (clean %.1f s): %zu compiler command%s", seconds, clean_seconds,
+		    out->commands, out->commands == 1 ? "" : "s");
 	ok = true;
 out:
-	free(what);
 	free(log);
 	flags_free(&f);
 	return ok;
@@ -384,7 +400,7 @@ static void print_warnings(const struct build_warnings *w)
 	}
 }
 
-int build_optimized(struct session *s)
+int build_optimized(struct session *s, struct compiles *out)
 {
 	char *profile = store_profile_path(&s->store), *log = xasprintf("%s/use-build.log", s->logs), *why;
 	struct store_meta meta;
@@ -392,17 +408,19 @@ int build_optimized(struct session *s)
 	long started;
 	int status = 1;
 
+	memset(out, 0, sizeof(*out));
 	if (store_meta_read(profile, &meta, &why) < 0) {
 		error("%s: no profile to build with", profile);
 		free(why);
 		goto out;
 	}
-	if (!build_run(s, BUILD_USE, s->use_dir, &started))
+	if (!build_run(s, BUILD_USE, s->use_dir, &started, out))
 		goto out;
 	parse_warnings(log, &meta, &w);
 	if (w.nmissing_names && link_output_names(s, &meta, &w)) {
 		free_warnings(&w);
-		if (!build_run(s, BUILD_USE, s->use_dir, &started))
+		compiles_free(out);
+		if (!build_run(s, BUILD_USE, s->use_dir, &started, out))
 			goto out;
 		parse_warnings(log, &meta, &w);
 	}

@@ -4,6 +4,7 @@
 #include "merge.h"
 #include "proc.h"
 #include "report.h"
+#include "tree.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -33,7 +34,7 @@ int commands_status(const struct pgo_options *o)
 	struct session s;
 	struct store_meta meta;
 	char *profile, *why, when[64];
-	size_t i, changed = 1, without = 0;
+	size_t i, changed = 1, without = 0, left;
 	time_t trained;
 
 	if (!session_open(&s, o, false)) {
@@ -61,11 +62,15 @@ int commands_status(const struct pgo_options *o)
 	changed = report_stale_sources(&meta);
 	printf("stale: %s\n", changed ? "yes" : "no");
 out:
+	left = tree_report(&s);
+	if (left)
+		printf("instrumented build in the tree: %zu output%s of a cycle that was killed before it could "
+		       "remove them; build again\n", left, left == 1 ? "" : "s");
 	store_meta_free(&meta);
 	free(profile);
 	session_close(&s);
 	stdout_close_or_die();
-	return changed ? 1 : 0;
+	return changed || left ? 1 : 0;
 }
 
 /* True when dir holds at least one profile file; false with a message. */
@@ -230,8 +235,9 @@ static bool is_key(const char *name)
 	return i == 16;
 }
 
-/* A store holds nothing but configuration folders: true when root does;
-   false (with a message) when it holds anything else or cannot be read. */
+/* A store holds nothing but configuration folders and the compiler
+   wrapper's: true when root does; false (with a message) when it holds
+   anything else or cannot be read. */
 static bool is_store(const char *root)
 {
 	DIR *dir = opendir(root);
@@ -243,7 +249,8 @@ static bool is_store(const char *root)
 		return false;
 	}
 	while (ok && (e = readdir(dir))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || is_key(e->d_name))
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, "bin") ||
+		    is_key(e->d_name))
 			continue;
 		error("%s: not a pgo-run store (it holds '%s'): not removing it", root, e->d_name);
 		ok = false;

@@ -1,32 +1,48 @@
 #include "cycle.h"
 #include "bench.h"
 #include "build.h"
+#include "compiles.h"
 #include "files.h"
 #include "merge.h"
 #include "proc.h"
 #include "report.h"
+#include "switches.h"
 #include "train.h"
+#include "tree.h"
 #include "util.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+/* What one cycle carries from stage to stage. */
+struct cycle {
+	struct session s;
+	struct switches plain, gen;      /* the options the plain and instrumented builds recorded */
+	char *profile;                   /* the new profile folder, not yet in use */
+	struct store_meta meta;          /* what it holds */
+	struct bench_copy bench_plain, bench_pgo;
+	bool instrumented;               /* the instrumented build's outputs may be in the tree */
+};
+
 /* Whether the cycle trains: pgo-run build never does, and needs a profile
    in use (*ok false, with a message, without one); with --retrain-if-stale
    not while no source changed since that profile's training. */
-static bool needs_training(const struct pgo_options *o, const char *profile, bool *ok)
+static bool needs_training(const struct session *s, bool *ok)
 {
+	const struct pgo_options *o = s->options;
 	struct store_meta meta;
-	char *why = NULL;
+	char *why = NULL, *profile;
 	bool have, train = true;
 	size_t changed;
 
 	*ok = true;
 	if (!o->no_train && !o->retrain_if_stale)
 		return true;
+	profile = store_profile_path(&s->store);
 	have = store_meta_read(profile, &meta, &why) == 0;
 	free(why);
 	if (o->no_train) {
@@ -49,21 +65,34 @@ static bool needs_training(const struct pgo_options *o, const char *profile, boo
 		}
 	}
 	store_meta_free(&meta);
+	free(profile);
 	return train;
 }
 
 /* The instrumented build, the training runs in a scratch folder and the
-   merge of what they wrote into the profile in use. */
-static bool train(struct session *s)
+   merge of what they wrote into a new profile folder (not yet in use). */
+static bool train(struct cycle *c)
 {
+	struct session *s = &c->s;
 	char *raw = xasprintf("%s/raw.XXXXXX", s->store.config), *why;
+	struct compiles gen;
 	long started;
-	bool ok;
+	bool ok = false;
 
 	if (!mkdtemp(raw))
 		fatal("%s: mkdtemp failed: %s", raw, strerror(errno));
-	ok = build_run(s, BUILD_GENERATE, s->gen_dir, &started) && train_run(s, raw) &&
-	     merge_install(s, raw, started);
+	/* data that programs of an earlier instrumented build wrote belongs to
+	   notes this build replaces */
+	if (files_remove(s->gen_data, &why) < 0 || files_make_dir(s->gen_data, &why) < 0)
+		fatal("%s", why);
+	started = time(NULL);
+	tree_mark(s, started);
+	c->instrumented = true;
+	if (build_run(s, BUILD_GENERATE, s->gen_dir, &started, &gen)) {
+		switches_read(&gen, s->gen_dir, &c->gen);
+		ok = train_run(s, raw) && (c->profile = merge_prepare(s, raw, started, &gen, &c->meta)) != NULL;
+	}
+	compiles_free(&gen);
 	if (files_remove(raw, &why) < 0) {
 		warn("%s", why);
 		free(why);
@@ -72,55 +101,181 @@ static bool train(struct session *s)
 	return ok;
 }
 
+/* Compares the options build recorded with the plain build's, printing the
+   outcome; false when they differ beyond the profile flags. */
+static bool same_options(const struct cycle *c, const struct switches *build, const char *name, const char *dir)
+{
+	size_t compared, differ = switches_compare(build, name, dir, &c->plain, c->s.use_dir, &compared);
+
+	if (differ) {
+		error("the %s did not compile with the plain build's options: pgo-run only adds the profile "
+		      "flags, so the build changed the project's own (see pgo-run(1))", name);
+		return false;
+	}
+	if (compared == 0)
+		warn("no output of the %s recorded its options beside the plain build's: cannot check that "
+		     "the %s kept the project's flags", name, name);
+	else
+		report_step("options", "%s: the %zu output%s it shares with the plain build %s its options, the "
+			    "profile flags aside", name, compared, compared == 1 ? "" : "s",
+			    compared == 1 ? "has" : "have");
+	return true;
+}
+
+/* The reference for the option checks: the plain build, run when the
+   cycle trains or benchmarks or no earlier one was recorded, else the
+   record of the last.  With --bench its program is kept aside. */
+static bool plain_options(struct cycle *c, bool train_now)
+{
+	struct session *s = &c->s;
+	const struct pgo_options *o = s->options;
+	char *record = xasprintf("%s/plain-options", s->store.config), *why = NULL;
+	struct compiles plain;
+	long started;
+	bool ok = false;
+
+	if (!train_now && !o->bench && switches_load(record, &c->plain, &why) == 0) {
+		report_step("options", "the plain build's, recorded in %s", record);
+		free(record);
+		return true;
+	}
+	free(why);
+	why = NULL;
+	if (build_run(s, BUILD_PLAIN, s->use_dir, &started, &plain)) {
+		switches_read(&plain, s->use_dir, &c->plain);
+		if (switches_save(&c->plain, record, &why) < 0) {
+			error("%s", why);
+			free(why);
+		} else {
+			ok = !o->bench || bench_keep(s, "plain", &plain, &c->bench_plain);
+		}
+	}
+	compiles_free(&plain);
+	free(record);
+	return ok;
+}
+
+/* The optimized build and its checks; the tree then holds no instrumented
+   build of ours. */
+static int optimized(struct cycle *c)
+{
+	struct session *s = &c->s;
+	struct compiles use;
+	struct switches use_options;
+	int status = build_optimized(s, &use);
+
+	if (use.commands > 0) {
+		tree_unmark(s);
+		c->instrumented = false;
+	}
+	if (status == 0) {
+		switches_read(&use, s->use_dir, &use_options);
+		if (!same_options(c, &use_options, "optimized build", s->use_dir))
+			status = 1;
+		switches_free(&use_options);
+	}
+	if (status == 0 && s->options->bench && !bench_keep(s, "pgo", &use, &c->bench_pgo))
+		status = 1;
+	compiles_free(&use);
+	return status;
+}
+
+static const char *signal_name(int sig)
+{
+	switch (sig) {
+	case SIGINT: return "SIGINT";
+	case SIGTERM: return "SIGTERM";
+	case SIGHUP: return "SIGHUP";
+	default: return "a signal";
+	}
+}
+
 static void print_total(const struct session *s, int status)
 {
 	double now = proc_now(), own = now - s->start - s->external;
+	int sig = proc_interrupted();
 
 	report_step("total", "%.1f s: builds, workloads and benchmark %.1f s, pgo-run itself %.2f s (%.1f%%)",
 		    now - s->start, s->external, own, s->external > 0 ? 100 * own / s->external : 0);
-	if (status)
+	if (sig)
+		report_step("total", "interrupted by %s; the profile in use is %s", signal_name(sig),
+			    store_has_profile(&s->store) ? "the last good one" : "none");
+	else if (status)
 		report_step("total", "failed; the profile in use is %s",
 			    store_has_profile(&s->store) ? "the last good one" : "none");
 }
 
+/* After a failed or interrupted cycle: nothing instrumented stays in the
+   tree looking like a normal build, and no unfinished profile folder
+   stays in the store. */
+static void clean_up(struct cycle *c)
+{
+	char *why;
+
+	if (c->profile && files_remove(c->profile, &why) < 0) {
+		warn("%s", why);
+		free(why);
+	}
+	if (c->instrumented) {
+		size_t removed = tree_remove_instrumented(&c->s);
+
+		if (removed)
+			report_step("total", "removed the %zu output%s of the instrumented build still in the tree: "
+				    "build again for a plain build", removed, removed == 1 ? "" : "s");
+	}
+}
+
 int cycle_run(const struct pgo_options *o)
 {
-	struct session s;
-	char *plain = NULL, *pgo = NULL, *profile;
-	long started;
-	int status = 1;
+	struct cycle c;
 	bool train_now, ok;
+	int status = 1, sig;
 
+	memset(&c, 0, sizeof(c));
 	if (!train_check(o))
 		return 1;
-	if (!session_open(&s, o, true)) {
-		session_close(&s);
+	proc_catch_interrupts();
+	if (!session_open(&c.s, o, true)) {
+		session_close(&c.s);
 		return 1;
 	}
-	profile = store_profile_path(&s.store);
-	printf("[store] %s (configuration %s)\n", s.store.config, s.store.key);
+	printf("[store] %s (configuration %s)\n", c.s.store.config, c.s.store.key);
 	if (o->build && !o->clean)
 		warn("no --clean command: the build must rebuild every object when the flags change");
-	train_now = needs_training(o, profile, &ok);
-	if (!ok)
+	train_now = needs_training(&c.s, &ok);
+	if (!ok || (train_now && !train(&c)) || proc_interrupted() || !plain_options(&c, train_now) ||
+	    proc_interrupted())
 		goto out;
-	if (o->bench) {
-		if (!build_run(&s, BUILD_PLAIN, s.use_dir, &started))
+	if (train_now) {
+		if (!same_options(&c, &c.gen, "instrumented build", c.s.gen_dir) ||
+		    !merge_commit(&c.s, c.profile, &c.meta))
 			goto out;
-		plain = bench_keep_output(&s, "plain");
+		report_step("merge", "profile installed: %s", c.profile);
+		free(c.profile);
+		c.profile = NULL;
 	}
-	if (train_now && !train(&s))
-		goto out;
-	status = build_optimized(&s);
-	if (o->bench && !status) {
-		pgo = bench_keep_output(&s, "pgo");
-		status = bench_run(&s, plain, pgo);
-	}
+	status = optimized(&c);
+	if (o->bench && !status && !proc_interrupted())
+		status = bench_run(&c.s, &c.bench_plain, &c.bench_pgo);
 out:
-	print_total(&s, status);
-	free(plain);
-	free(pgo);
-	free(profile);
-	session_close(&s);
+	if (proc_interrupted())
+		status = 1;
+	if (status)
+		clean_up(&c);
+	print_total(&c.s, status);
+	switches_free(&c.plain);
+	switches_free(&c.gen);
+	store_meta_free(&c.meta);
+	free(c.profile);
+	bench_free(&c.bench_plain);
+	bench_free(&c.bench_pgo);
+	session_close(&c.s);
+	sig = proc_interrupted();
+	if (sig) {
+		/* end as the signal would have ended us, for the shell that waits */
+		fflush(stdout);
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
 	return status;
 }

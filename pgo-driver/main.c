@@ -48,16 +48,15 @@ static const char *set_count(void *target, const char *value)
 #define OPTION_STORE { "--store", 0, CLI_STRING, &o.store_path, "DIR", "the profile store (default .pgo)" }
 #define OPTION_BUILD                                                                                \
 	{ "--build", 0, CLI_STRING, &o.build, "CMD",                                               \
-	  "build command (default: make PGO_CFLAGS=... PGO_LDFLAGS=...,\n"                          \
-	  "for a Makefile that includes mk/pgo.mk); CMD gets the\n"                                  \
-	  "flags in CFLAGS and LDFLAGS (and PGO_CFLAGS, PGO_LDFLAGS);\n"                             \
+	  "build command (default: make); pgo-run's compiler wrapper,\n"                            \
+	  "first on PATH, adds the flags to each compiler command;\n"                                \
 	  "with the compiler and flags, it names the configuration" }
 #define OPTION_CLEAN { "--clean", 0, CLI_STRING, &o.clean, "CMD", "clean command run before each build (default: make clean)" }
 #define OPTION_USE_DIR { "--use-dir", 0, CLI_STRING, &o.use_dir, "DIR", "run the plain and optimized builds in DIR (default .)" }
 #define OPTION_BENCH                                                                                \
 	{ "--bench", 0, CLI_STRING, &o.bench, "CMD",                                               \
-	  "also build plain, then run CMD with PGO_BIN set to the\n"                                 \
-	  "plain and to the PGO program, alternately" },                                            \
+	  "run CMD with PGO_BIN set to the plain and to the PGO\n"                                   \
+	  "program (each with its build's libraries), alternately" },                               \
 	{ "--output", 0, CLI_STRING, &o.output, "FILE", "the program --bench runs, as the build writes it" }, \
 	{ "--runs", 0, CLI_CALL, &o.runs, "N", "benchmark runs of each build (default 10)", .set = set_count }
 
@@ -81,7 +80,7 @@ static const char exit_status[] =
 
 static const struct cli_command cycle_command = {
 	.name = "pgo-run",
-	.operands = "WORKLOAD...",
+	.operands = "[WORKLOAD]...",
 	.description =
 		"Builds the project instrumented, runs every WORKLOAD (a shell command; its\n"
 		"exit status is checked), merges and checks the profile, installs it in the\n"
@@ -89,8 +88,6 @@ static const struct cli_command cycle_command = {
 		"cycle and leaves the profile in use untouched.\n",
 	.options = cycle_options,
 	.footer = exit_status,
-	.min_operands = 1,
-	.missing = "no workload given",
 };
 
 static const struct cli_option build_options[] = {
@@ -170,6 +167,9 @@ static int parse(const struct cli_command *command, int argc, char **argv)
 static int run_cycle(int argc, char **argv)
 {
 	parse(&cycle_command, argc, argv);
+	/* a --weight is a workload too */
+	if (!o.nworkloads)
+		cli_usage_error("no workload given");
 	if (o.bench && !o.output)
 		cli_usage_error("--bench needs --output FILE, the program it runs");
 	return cycle_run(&o);

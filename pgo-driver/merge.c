@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -67,8 +68,8 @@ bool merge_weighted(char **dirs, const double *weights, size_t n, const char *ou
 }
 
 /* The name gcc gives the profile file of the notes file at the relative
-   path rel under the -fprofile-prefix-path folder: '/' becomes '#', the
-   suffix goes; a new string. */
+   path rel under the -fprofile-prefix-path folder, when the compile ran
+   there: '/' becomes '#', the suffix goes; a new string. */
 static char *profile_name(const char *rel)
 {
 	char *name = xstrdup(rel), *p, *dot = strrchr(name, '.');
@@ -81,25 +82,120 @@ static char *profile_name(const char *rel)
 	return name;
 }
 
-/* Copies the notes files (relative to the gen folder) into the notes
-   folder of the profile folder, named as their profile files are; dies
-   when it cannot. */
-static void copy_new_notes(const struct session *s, char **notes, size_t n, const char *folder)
+/* A notes file of the instrumented build and the name of its profile file
+   (no suffix). */
+struct notes_file {
+	char *path, *name;
+};
+
+struct notes_list {
+	struct notes_file *items;
+	size_t count, cap;
+	struct strmap seen; /* real paths of the notes files listed */
+	long since;
+};
+
+/* Adds the notes file at path under name (taken) unless it is missing,
+   older than the build or listed already. */
+static void add_notes(struct notes_list *l, const char *path, char *name)
+{
+	char *real = realpath(path, NULL);
+	struct stat st;
+	void **slot;
+
+	if (!real || stat(real, &st) < 0 || st.st_mtime < l->since) {
+		free(real);
+		free(name);
+		return;
+	}
+	slot = strmap_slot(&l->seen, real);
+	if (*slot) {
+		free(real);
+		free(name);
+		return;
+	}
+	*slot = real;
+	*ARRAY_PUSH(l->items, l->count, l->cap) = (struct notes_file){ xstrdup(path), name };
+}
+
+/* The notes files of the instrumented build wherever its objects lie:
+   those of the profile files the workloads wrote (their names say where
+   the object was), those of the objects the build's compiler commands
+   wrote, and those in the gen folder. */
+static void find_notes(const struct session *s, const char *profile, const struct compiles *gen, long since,
+		       struct notes_list *l)
+{
+	char **files, *why = NULL;
+	size_t n, i;
+
+	memset(l, 0, sizeof(*l));
+	l->since = since;
+	if (files_list(profile, ".gcda", 0, &files, &n, &why) == 0) {
+		for (i = 0; i < n; i++) {
+			char *notes = compiles_notes_of_profile(files[i], s->gen_dir);
+
+			add_notes(l, notes, xstrndup(files[i], strlen(files[i]) - 5));
+			free(notes);
+		}
+		files_free_list(files, n);
+	}
+	for (i = 0; i < gen->count; i++) {
+		const struct compile_output *o = &gen->outputs[i];
+		char *notes;
+
+		if (o->kind != OUTPUT_OBJECT)
+			continue;
+		notes = compiles_notes_path(o);
+		add_notes(l, notes, compiles_profile_name(o, s->gen_dir));
+		free(notes);
+	}
+	free(why);
+	why = NULL;
+	if (files_list(s->gen_dir, ".gcno", since, &files, &n, &why) == 0) {
+		for (i = 0; i < n; i++) {
+			char *notes = xasprintf("%s/%s", s->gen_dir, files[i]);
+
+			add_notes(l, notes, profile_name(files[i]));
+			free(notes);
+		}
+		files_free_list(files, n);
+	}
+	free(why);
+}
+
+static void free_notes(struct notes_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->count; i++) {
+		free(l->items[i].path);
+		free(l->items[i].name);
+	}
+	free(l->items);
+	for (i = 0; i < l->seen.capacity; i++)
+		free(l->seen.slots[i].value);
+	strmap_free(&l->seen);
+}
+
+/* Copies the notes files into the notes folder of the profile folder,
+   named as their profile files are; dies when it cannot. */
+static void copy_new_notes(const struct notes_list *l, const char *folder)
 {
 	char *notes_dir = xasprintf("%s/notes", folder), *why;
 	size_t i;
 
 	if (files_make_dir(notes_dir, &why) < 0)
 		fatal("%s", why);
-	for (i = 0; i < n; i++) {
-		char *src = xasprintf("%s/%s", s->gen_dir, notes[i]);
-		char *name = profile_name(notes[i]);
-		char *dst = xasprintf("%s/%s.gcno", notes_dir, name);
+	for (i = 0; i < l->count; i++) {
+		char *dst = xasprintf("%s/%s.gcno", notes_dir, l->items[i].name), *slash = strrchr(dst, '/');
 
-		if (files_copy(src, dst, &why) < 0)
+		/* an absolute name keeps its folders (see compiles_profile_name) */
+		*slash = '\0';
+		if (files_make_dir(dst, &why) < 0)
 			fatal("%s", why);
-		free(src);
-		free(name);
+		*slash = '/';
+		if (files_copy(l->items[i].path, dst, &why) < 0)
+			fatal("%s", why);
 		free(dst);
 	}
 	free(notes_dir);
@@ -139,7 +235,7 @@ static void notes_sources(const char *notes, struct strmap *seen, char ***list, 
 		return;
 	}
 	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *p = strstr(line, ":cwd: "), *q, *file, *path;
+		char *p = strstr(line, ":cwd: "), *q, *file, *path, *real;
 		void **slot;
 
 		if (p) {
@@ -156,6 +252,11 @@ static void notes_sources(const char *notes, struct strmap *seen, char ***list, 
 		if (!*file)
 			continue;
 		path = file[0] == '/' || !cwd ? xstrdup(file) : xasprintf("%s/%s", cwd, file);
+		/* ../lib/x.c from programs/ is shown, and found again, as lib/x.c */
+		if ((real = realpath(path, NULL))) {
+			free(path);
+			path = real;
+		}
 		slot = strmap_slot(seen, path);
 		if (*slot) {
 			free(path);
@@ -249,59 +350,61 @@ static bool any_data(const struct store_meta *meta)
 	return false;
 }
 
-bool merge_install(struct session *s, const char *raw, long gen_started)
+char *merge_prepare(struct session *s, const char *raw, long gen_started, const struct compiles *gen,
+		    struct store_meta *meta)
 {
 	const struct pgo_options *o = s->options;
 	double start = proc_now();
 	char *why = NULL, *folder = store_new_profile(&s->store, &why);
-	char *log = session_log(s, "merge"), **dirs = xcalloc(o->nworkloads, sizeof(*dirs)), **notes = NULL;
-	struct store_meta meta = { 0 };
-	size_t nnotes = 0, i;
+	char *log = session_log(s, "merge"), **dirs = xcalloc(o->nworkloads, sizeof(*dirs));
+	struct notes_list notes;
+	size_t i;
 	bool ok = false;
 
+	memset(meta, 0, sizeof(*meta));
+	memset(&notes, 0, sizeof(notes));
 	if (!folder)
 		fatal("%s", why);
-	record_workloads(o, &meta);
+	record_workloads(o, meta);
 	for (i = 0; i < o->nworkloads; i++)
 		dirs[i] = xasprintf("%s/%zu", raw, i);
-	if (files_list(s->gen_dir, ".gcno", gen_started, &notes, &nnotes, &why) < 0) {
-		error("%s", why);
+	if (!merge_weighted(dirs, meta->weights, o->nworkloads, folder, raw, log))
+		goto out;
+	find_notes(s, folder, gen, gen_started, &notes);
+	if (notes.count == 0) {
+		error("%s: the instrumented build wrote no notes files (.gcno): its compiler commands did not "
+		      "get the flags (see pgo-run(1))", s->gen_dir);
 		goto out;
 	}
-	if (nnotes == 0) {
-		error("%s: the instrumented build wrote no notes files (.gcno): does the build use "
-		      "the flags (include mk/pgo.mk, or read CFLAGS with --build)?", s->gen_dir);
+	copy_new_notes(&notes, folder);
+	if (!merge_describe(folder, meta))
 		goto out;
-	}
-	if (!merge_weighted(dirs, meta.weights, o->nworkloads, folder, raw, log))
-		goto out;
-	copy_new_notes(s, notes, nnotes, folder);
-	if (!merge_describe(folder, &meta))
-		goto out;
-	meta.trained = time(NULL);
-	report_objects("merge", &meta);
-	if (!any_data(&meta)) {
+	meta->trained = time(NULL);
+	report_objects("merge", meta);
+	if (!any_data(meta)) {
 		error("no instrumented object got profile data: the workloads ran another build "
 		      "of the program, or the profile names do not match the notes");
 		goto out;
 	}
-	if (!merge_commit(s, folder, &meta))
-		goto out;
-	report_step("merge", "profile of %zu workload%s installed in %.2f s: %s", o->nworkloads,
+	report_step("merge", "profile of %zu workload%s merged in %.2f s: %s", o->nworkloads,
 		    o->nworkloads == 1 ? "" : "s", proc_now() - start, folder);
 	ok = true;
 out:
 	free(why);
+	why = NULL;
 	if (!ok && files_remove(folder, &why) < 0) {
 		warn("%s", why);
 		free(why);
 	}
+	if (!ok) {
+		free(folder);
+		folder = NULL;
+		store_meta_free(meta);
+	}
 	for (i = 0; i < o->nworkloads; i++)
 		free(dirs[i]);
 	free(dirs);
-	files_free_list(notes, nnotes);
-	free(folder);
+	free_notes(&notes);
 	free(log);
-	store_meta_free(&meta);
-	return ok;
+	return folder;
 }

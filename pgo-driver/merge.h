@@ -4,16 +4,20 @@
 #ifndef PGO_MERGE_H
 #define PGO_MERGE_H
 
+#include "compiles.h"
 #include "session.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Merges the folders raw/N the workloads wrote, with their weights, with
-   the notes files the instrumented build wrote in the gen folder since
-   gen_started, checks it and installs it as the profile in use; false
-   (with a message) leaves the previous profile in place. */
-bool merge_install(struct session *s, const char *raw, long gen_started);
+/* Merges the folders raw/N the workloads wrote, with their weights, into a
+   new profile folder with the notes files the instrumented build gen
+   (which began at gen_started) wrote wherever its objects lie, checks it
+   and describes it in *meta.  Returns the folder (a new string), which
+   merge_commit makes the profile in use; NULL (with a message, nothing
+   left behind) when it fails. */
+char *merge_prepare(struct session *s, const char *raw, long gen_started, const struct compiles *gen,
+		    struct store_meta *meta);
 
 /* Merges the n profile folders dirs with weights into out (an existing
    empty folder), through intermediate folders under scratch; gcov-tool's

@@ -98,7 +98,7 @@ bool session_open(struct session *s, const struct pgo_options *o, bool create)
 	s->gen_dir = absolute(o->gen_dir);
 	s->use_dir = absolute(o->use_dir);
 	return flag_safe(s->store.config, "the store") && flag_safe(s->gen_dir, "--gen-dir") &&
-	       flag_safe(s->use_dir, "--use-dir");
+	       flag_safe(s->use_dir, "--use-dir") && wrapper_open(&s->wrapper, s->store.root);
 }
 
 void session_close(struct session *s)
@@ -107,6 +107,7 @@ void session_close(struct session *s)
 	free(s->use_dir);
 	free(s->gen_data);
 	free(s->logs);
+	wrapper_close(&s->wrapper);
 	store_close(&s->store);
 }
 

@@ -5,6 +5,7 @@
 #define PGO_SESSION_H
 
 #include "store.h"
+#include "wrapper.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -18,7 +19,7 @@ struct pgo_options {
 	const char *store_path; /* --store (default .pgo) */
 	const char *gen_dir;    /* --gen-dir: where the instrumented build runs */
 	const char *use_dir;    /* --use-dir: where the plain and optimized builds run */
-	const char *build;      /* --build CMD; NULL: make PGO_CFLAGS=… PGO_LDFLAGS=… */
+	const char *build;      /* --build CMD; NULL: make */
 	const char *clean;      /* --clean CMD; NULL: make clean */
 	const char *bench;      /* --bench CMD; NULL: no benchmark */
 	const char *output;     /* --output FILE: the program --bench runs */
@@ -38,14 +39,16 @@ struct session {
 	char *use_dir;    /* absolute folder of the plain and optimized builds */
 	char *gen_data;   /* the folder compiled into -fprofile-generate= */
 	char *logs;
+	struct wrapper wrapper; /* with create: the compiler wrapper the builds run with */
 	double start;
 	double external;  /* seconds spent in builds, workloads and benchmark runs */
 };
 
 /* Opens the store for the configuration the options and the environment
    (CC, CFLAGS, LDFLAGS) describe.  With create: creates its folders, takes
-   the configuration's lock for the life of the process and resolves the
-   build folders (gen_dir and use_dir are NULL without).  False (with a
+   the configuration's lock for the life of the process, resolves the
+   build folders (gen_dir and use_dir are NULL without) and writes the
+   compiler wrapper.  False (with a
    message) when it cannot; session_close is needed either way. */
 bool session_open(struct session *s, const struct pgo_options *options, bool create);
 

@@ -41,13 +41,12 @@ counters() {
 		sed 's/^ *//'
 }
 
-# sample_project DIR: a small make project that includes mk/pgo.mk: prog
-# (main.c, work.c) whose branch taken depends on its argument.
+# sample_project DIR: a small make project: prog (main.c, work.c) whose
+# branch taken depends on its argument.
 sample_project() {
 	mkdir -p "$1"
 	cat > "$1/Makefile" <<MK
 CFLAGS = -O2
-include $TOP/mk/pgo.mk
 prog: main.o work.o
 	\$(CC) \$(CFLAGS) \$(LDFLAGS) -o \$@ main.o work.o
 clean:

@@ -63,7 +63,7 @@ expect_grep 'no profile data to merge' err2
 # clean: one configuration, or the whole store; never a folder that is
 # not a store
 pgo_ok clean err clean
-[[ ! -e $(ls -d .pgo/*/ 2> /dev/null) ]] || fail "clean left the configuration"
+ls .pgo | grep -qE '^[0-9a-f]{16}$' && fail "clean left the configuration"
 pgo clean2 err3 clean --all --store a
 pgo_status 1 "clean of a folder that is not a store"
 expect_grep 'not a pgo-run store' err3

@@ -23,7 +23,6 @@ for d in train release; do
 	sample_project $d
 	cat > $d/Makefile <<MK
 CFLAGS = -O2
-include $TOP/mk/pgo.mk
 OUT = \$(notdir \$(CURDIR))
 \$(OUT): main.c work.c
 	\$(CC) \$(CFLAGS) \$(LDFLAGS) -o \$@ main.c work.c

@@ -8,7 +8,6 @@
 
 cat > Makefile <<MK
 CFLAGS = -O2
-include $TOP/mk/pgo.mk
 threads: threads.o
 	\$(CC) \$(CFLAGS) \$(LDFLAGS) -pthread -o \$@ threads.o
 clean:

@@ -36,6 +36,10 @@ pgo_ok ../out3 ../err3 --weight 3:'./prog 1' './prog 0' --weight 2:'./prog 0'
 counters "$profile/work.gcda" > ../work.three
 grep -q ' 300000 300000' ../work.three || { cat ../work.three >&2; fail "3:1:2 weights: wrong counts"; }
 
+# weighted workloads alone are workloads enough
+pgo_ok ../out4 ../err4 --weight 2:'./prog 1'
+expect_grep "^\[train 1/1\] \./prog 1 \(weight 2\)$" ../out4
+
 # a workload named as a script file in this folder, not executable, with a
 # quote in its name: pgo-run workload.sh runs it with sh
 printf './prog 1 > /dev/null\n' > "it's.sh"

@@ -1,0 +1,115 @@
+#include "tree.h"
+#include "compiles.h"
+#include "switches.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char *record_path(const struct session *s)
+{
+	return xasprintf("%s/instrumented", s->store.config);
+}
+
+void tree_mark(const struct session *s, long started)
+{
+	char *path = record_path(s), *text = xasprintf("%ld\n", started);
+
+	if (write_file_atomic(path, text, strlen(text)) < 0)
+		fatal("%s: write failed: %s", path, strerror(errno));
+	free(text);
+	free(path);
+}
+
+void tree_unmark(const struct session *s)
+{
+	char *path = record_path(s);
+
+	if (unlink(path) < 0 && errno != ENOENT)
+		warn("%s: unlink failed: %s", path, strerror(errno));
+	free(path);
+}
+
+/* The outputs of the instrumented build of the record that still hold
+   instrumentation, into *c (each of its outputs listed is one); false when
+   there is no record. */
+static bool instrumented_outputs(const struct session *s, struct compiles *c)
+{
+	char *path = record_path(s), *log = xasprintf("%s/gen-build-compiles.log", s->logs), *why = NULL;
+	FILE *f = fopen(path, "r");
+	long started = 0;
+	size_t i, k = 0;
+
+	memset(c, 0, sizeof(*c));
+	free(path);
+	if (!f) {
+		free(log);
+		return false;
+	}
+	if (fscanf(f, "%ld", &started) != 1)
+		started = 0;
+	fclose(f);
+	if (compiles_read(log, started, c, &why) < 0) {
+		warn("%s", why);
+		free(why);
+	}
+	free(log);
+	for (i = 0; i < c->count; i++) {
+		struct compile_output *o = &c->outputs[i];
+		struct stat st;
+		bool keep = o->kind == OUTPUT_ARCHIVE ? stat(o->path, &st) == 0 && st.st_mtime >= started
+						       : switches_instrumented(o->path);
+
+		if (keep) {
+			c->outputs[k++] = *o;
+		} else {
+			free(o->path);
+			free(o->dir);
+			free(o->name);
+		}
+	}
+	c->count = k;
+	return true;
+}
+
+size_t tree_remove_instrumented(const struct session *s)
+{
+	struct compiles c;
+	size_t i, removed = 0, count;
+
+	if (!instrumented_outputs(s, &c))
+		return 0;
+	count = c.count;
+	for (i = 0; i < c.count; i++) {
+		if (unlink(c.outputs[i].path) < 0) {
+			warn("%s: cannot remove the instrumented build's output: %s", c.outputs[i].path,
+			     strerror(errno));
+			continue;
+		}
+		printf("    removed instrumented: %s\n", c.outputs[i].path);
+		removed++;
+	}
+	compiles_free(&c);
+	/* what could not be removed stays on record, for status */
+	if (removed == count)
+		tree_unmark(s);
+	return removed;
+}
+
+size_t tree_report(const struct session *s)
+{
+	struct compiles c;
+	size_t i, n;
+
+	if (!instrumented_outputs(s, &c))
+		return 0;
+	for (i = 0; i < c.count; i++)
+		printf("    instrumented: %s\n", c.outputs[i].path);
+	n = c.count;
+	compiles_free(&c);
+	return n;
+}

@@ -1,0 +1,30 @@
+/* tree: the instrumented build's outputs in the user's tree.  While a
+   cycle has them there the store says so (file "instrumented" in the
+   configuration's folder, with the time the build began); a cycle that
+   fails or is interrupted removes those that still hold instrumentation,
+   so that nothing instrumented looks like a normal build; status reports
+   those a killed cycle left. */
+#ifndef PGO_TREE_H
+#define PGO_TREE_H
+
+#include "session.h"
+
+#include <stddef.h>
+
+/* Records that the instrumented build that began at started is in the
+   tree; dies when it cannot. */
+void tree_mark(const struct session *s, long started);
+
+/* Removes the record: the tree holds no instrumented build of ours. */
+void tree_unmark(const struct session *s);
+
+/* Removes the objects, programs, libraries and archives the instrumented
+   build wrote (its compiler log) that still hold instrumentation, printing
+   each, then the record; returns how many it removed. */
+size_t tree_remove_instrumented(const struct session *s);
+
+/* With a record: prints the outputs of the instrumented build that still
+   hold instrumentation ("    instrumented: PATH"); returns how many. */
+size_t tree_report(const struct session *s);
+
+#endif
