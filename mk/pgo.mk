@@ -1,0 +1,24 @@
+# mk/pgo.mk: include from a project's Makefile (anywhere in it) for
+#   make pgo PGO_WORKLOADS='./train.sh ...'
+# which runs pgo-run on this Makefile: an instrumented build, the
+# workloads, the merged profile, and the optimized build.  pgo-run adds
+# its flags through its compiler wrapper, so the fragment changes none of
+# the project's variables: CFLAGS ?= -O3 and the like keep their meaning,
+# and a plain `make` is the project's own build.
+#   LINKOPT        linkopt's folder (build tree or PREFIX)
+#   PGO_WORKLOADS  the training commands (required)
+#   PGO_TARGET     what to build (default: the Makefile's default goal)
+#   PGO_FLAGS      more pgo-run options (--bench CMD --output FILE, ...)
+PGO_RUN ?= $(firstword $(wildcard $(LINKOPT)/pgo-driver/pgo-run $(LINKOPT)/bin/pgo-run) pgo-run)
+PGO_TARGET ?=
+PGO_FLAGS ?=
+
+_pgo_default_goal := $(.DEFAULT_GOAL)
+
+pgo:
+	@test -n "$(PGO_WORKLOADS)" || { echo "mk/pgo.mk: set PGO_WORKLOADS, the training commands" >&2; exit 2; }
+	$(PGO_RUN) --build '$(MAKE) $(PGO_TARGET)' --clean '$(MAKE) clean' $(PGO_FLAGS) $(PGO_WORKLOADS)
+
+.PHONY: pgo
+# the project's first target stays the default goal, wherever the include is
+.DEFAULT_GOAL := $(_pgo_default_goal)
