@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "binding.h"
 
+#include <elf.h>
 #include <fnmatch.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -117,9 +118,11 @@ static int check_kind(const struct elf_object *binary, const struct link *link, 
 		      map_path, binary->name);
 		return EXIT_INPUT;
 	}
-	if (!link->options->shared && binary->soname) {
-		error("%s: is the map of the shared library %s (soname %s), but the link makes a program: give the "
-		      "program link's own -Map", map_path, binary->name, binary->soname);
+	/* a library: no interpreter, and a soname or no entry point (a
+	   static PIE has an entry point and no interpreter) */
+	if (!link->options->shared && !program && binary->type == ET_DYN && (binary->soname || !binary->entry)) {
+		error("%s: is the map of the shared library %s, but the link makes a program: give the program "
+		      "link's own -Map", map_path, binary->name);
 		return EXIT_INPUT;
 	}
 	return 0;

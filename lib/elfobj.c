@@ -275,17 +275,10 @@ int elfobj_open_linked(struct elf_object *obj, const char *name, void *data, siz
 	return open_elf(obj, name, data, size, why, true);
 }
 
-static int open_elf(struct elf_object *obj, const char *name, void *data, size_t size, char **why, bool linked)
+/* The header checks: an ELF file libelf reads, for this machine and of a
+   kind the caller takes, whose section table lies inside the file. */
+static int open_header(struct elf_object *obj, void *data, size_t size, bool linked, GElf_Ehdr *eh, char **why)
 {
-	Elf *elf;
-	GElf_Ehdr eh;
-	size_t shnum, shstrndx, i;
-	uint32_t symtab = 0;
-
-	memset(obj, 0, sizeof(*obj));
-	obj->name = name;
-	obj->index = xcalloc(1, sizeof(*obj->index));
-	*why = NULL;
 	if (!elf_library_ready) {
 		if (elf_version(EV_CURRENT) == EV_NONE) {
 			*why = libelf_failure("elf_version");
@@ -297,35 +290,44 @@ static int open_elf(struct elf_object *obj, const char *name, void *data, size_t
 		*why = xstrdup("not an ELF file");
 		return -1;
 	}
-	elf = elf_memory(data, size);
-	if (!elf) {
+	obj->elf = elf_memory(data, size);
+	if (!obj->elf) {
 		*why = libelf_failure("elf_memory");
 		return -1;
 	}
-	obj->elf = elf;
 	obj->image = data;
 	obj->image_size = size;
-	if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
+	if (elf_kind(obj->elf) != ELF_K_ELF || !gelf_getehdr(obj->elf, eh)) {
 		*why = xasprintf("cannot read ELF: not a valid ELF file (%s)", elf_errmsg(-1));
-		goto fail;
+		return -1;
 	}
-	obj->elf_class = gelf_getclass(elf);
-	obj->type = eh.e_type;
-	obj->machine = eh.e_machine;
-	if (check_kind(obj->elf_class, &eh, linked, why) < 0)
-		goto fail;
-	if (check_section_table(elf, &eh, size, why) < 0)
-		goto fail;
+	obj->elf_class = gelf_getclass(obj->elf);
+	obj->type = eh->e_type;
+	obj->machine = eh->e_machine;
+	obj->entry = eh->e_entry;
+	if (check_kind(obj->elf_class, eh, linked, why) < 0)
+		return -1;
+	return check_section_table(obj->elf, eh, size, why);
+}
+
+/* Reads the section headers into obj->sections; *symtab gets the symbol
+   table to read (0: none). */
+static int read_sections(struct elf_object *obj, const GElf_Ehdr *eh, bool linked, uint32_t *symtab, char **why)
+{
+	Elf *elf = obj->elf;
+	size_t shnum, shstrndx, i;
+
 	if (elf_getshdrnum(elf, &shnum) != 0) {
 		*why = libelf_failure("elf_getshdrnum");
-		goto fail;
+		return -1;
 	}
 	if (elf_getshdrstrndx(elf, &shstrndx) != 0) {
 		*why = libelf_failure("elf_getshdrstrndx");
-		goto fail;
+		return -1;
 	}
 	obj->sections = xcalloc(shnum ? shnum : 1, sizeof(*obj->sections));
 	obj->section_count = shnum;
+	*symtab = 0;
 	for (i = 1; i < shnum; i++) {
 		struct elf_section *s = &obj->sections[i];
 		Elf_Scn *scn = elf_getscn(elf, i);
@@ -333,12 +335,12 @@ static int open_elf(struct elf_object *obj, const char *name, void *data, size_t
 
 		if (!scn || !gelf_getshdr(scn, &sh)) {
 			*why = libelf_failure("gelf_getshdr");
-			goto fail;
+			return -1;
 		}
 		s->name = elf_strptr(elf, shstrndx, sh.sh_name);
 		if (!s->name) {
 			*why = xasprintf("cannot read ELF: section %zu has a bad name offset", i);
-			goto fail;
+			return -1;
 		}
 		s->index = i;
 		s->type = sh.sh_type;
@@ -349,17 +351,25 @@ static int open_elf(struct elf_object *obj, const char *name, void *data, size_t
 		s->link = sh.sh_link;
 		s->info = sh.sh_info;
 		if (sh.sh_type != SHT_NOBITS && sh.sh_type != SHT_NULL &&
-		    (sh.sh_offset > size || sh.sh_size > size - sh.sh_offset)) {
+		    (sh.sh_offset > obj->image_size || sh.sh_size > obj->image_size - sh.sh_offset)) {
 			*why = xasprintf("cannot read ELF: section '%s' extends past the end of the file (truncated?)", s->name);
-			goto fail;
+			return -1;
 		}
-		if ((eh.e_type == ET_REL && sh.sh_type == SHT_SYMTAB) ||
-		    (!linked && eh.e_type == ET_DYN && sh.sh_type == SHT_DYNSYM))
-			symtab = i;
+		if ((eh->e_type == ET_REL && sh.sh_type == SHT_SYMTAB) ||
+		    (!linked && eh->e_type == ET_DYN && sh.sh_type == SHT_DYNSYM))
+			*symtab = i;
 		/* A linked image: its full symbol table, or the dynamic one. */
-		if (linked && (sh.sh_type == SHT_SYMTAB || (sh.sh_type == SHT_DYNSYM && !symtab)))
-			symtab = i;
+		if (linked && (sh.sh_type == SHT_SYMTAB || (sh.sh_type == SHT_DYNSYM && !*symtab)))
+			*symtab = i;
 	}
+	return 0;
+}
+
+/* Marks the members of every section group with the group's index. */
+static int read_groups(struct elf_object *obj, char **why)
+{
+	size_t shnum = obj->section_count, i;
+
 	for (i = 1; i < shnum; i++) {
 		struct elf_section *s = &obj->sections[i];
 		Elf_Data *d;
@@ -367,10 +377,10 @@ static int open_elf(struct elf_object *obj, const char *name, void *data, size_t
 
 		if (s->type != SHT_GROUP)
 			continue;
-		d = elf_getdata(elf_getscn(elf, i), NULL);
+		d = elf_getdata(elf_getscn(obj->elf, i), NULL);
 		if (!d || d->d_size < 4) {
 			*why = xasprintf("cannot read ELF: group section '%s' is unreadable", s->name);
-			goto fail;
+			return -1;
 		}
 		n = d->d_size / 4;
 		memcpy(&s->group_flags, d->d_buf, 4);
@@ -380,48 +390,76 @@ static int open_elf(struct elf_object *obj, const char *name, void *data, size_t
 			memcpy(&member, (char *)d->d_buf + 4 * k, 4);
 			if (member == 0 || member >= shnum) {
 				*why = xasprintf("cannot read ELF: group section '%s' names section %u of %zu", s->name, member, shnum);
-				goto fail;
+				return -1;
 			}
 			obj->sections[member].group = i;
 		}
 	}
+	return 0;
+}
+
+/* DT_SONAME of a shared object, into obj->soname. */
+static void read_soname(struct elf_object *obj)
+{
+	size_t i, k;
+
+	for (i = 1; i < obj->section_count; i++) {
+		Elf_Data *d;
+		GElf_Dyn dyn;
+
+		if (obj->sections[i].type != SHT_DYNAMIC)
+			continue;
+		d = elf_getdata(elf_getscn(obj->elf, i), NULL);
+		for (k = 0; d && gelf_getdyn(d, (int)k, &dyn); k++) {
+			if (dyn.d_tag == DT_NULL)
+				break;
+			if (dyn.d_tag == DT_SONAME)
+				obj->soname = elf_strptr(obj->elf, obj->sections[i].link, dyn.d_un.d_val);
+		}
+	}
+}
+
+static bool is_lto_only(const struct elf_object *obj)
+{
+	size_t i;
+
+	for (i = obj->first_global; i < obj->symbol_count; i++)
+		if (strcmp(obj->symbols[i].name, "__gnu_lto_slim") == 0)
+			return true;
+	return false;
+}
+
+static int open_elf(struct elf_object *obj, const char *name, void *data, size_t size, char **why, bool linked)
+{
+	GElf_Ehdr eh;
+	uint32_t symtab;
+
+	memset(obj, 0, sizeof(*obj));
+	obj->name = name;
+	obj->index = xcalloc(1, sizeof(*obj->index));
+	*why = NULL;
+	if (open_header(obj, data, size, linked, &eh, why) < 0 || read_sections(obj, &eh, linked, &symtab, why) < 0 ||
+	    read_groups(obj, why) < 0)
+		goto fail;
 	if (symtab) {
-		if (obj->sections[symtab].link >= shnum) {
+		if (obj->sections[symtab].link >= obj->section_count) {
 			*why = xstrdup("cannot read ELF: the symbol table links to a missing string table");
 			goto fail;
 		}
-		if (read_symbols(obj, elf, symtab, why) < 0)
+		if (read_symbols(obj, obj->elf, symtab, why) < 0)
 			goto fail;
 	}
-	if (linked) {
-		if (symtab && obj->sections[symtab].type == SHT_DYNSYM)
-			read_versions(obj, elf);
-	} else if (eh.e_type == ET_REL) {
-		for (i = obj->first_global; i < obj->symbol_count; i++) {
-			if (strcmp(obj->symbols[i].name, "__gnu_lto_slim") == 0) {
-				*why = xstrdup("cannot order: LTO-only object (GIMPLE bytecode, no machine code); "
-					       "rebuild it with -ffat-lto-objects");
-				goto fail;
-			}
+	if (eh.e_type == ET_REL && !linked) {
+		if (is_lto_only(obj)) {
+			*why = xstrdup("cannot order: LTO-only object (GIMPLE bytecode, no machine code); "
+				       "rebuild it with -ffat-lto-objects");
+			goto fail;
 		}
-	} else {
-		read_versions(obj, elf);
-		for (i = 1; i < shnum; i++) {
-			Elf_Data *d;
-			size_t k;
-			GElf_Dyn dyn;
-
-			if (obj->sections[i].type != SHT_DYNAMIC)
-				continue;
-			d = elf_getdata(elf_getscn(elf, i), NULL);
-			for (k = 0; d && gelf_getdyn(d, (int)k, &dyn); k++) {
-				if (dyn.d_tag == DT_NULL)
-					break;
-				if (dyn.d_tag == DT_SONAME)
-					obj->soname = elf_strptr(elf, obj->sections[i].link, dyn.d_un.d_val);
-			}
-		}
+		return 0;
 	}
+	if (!linked || (symtab && obj->sections[symtab].type == SHT_DYNSYM))
+		read_versions(obj, obj->elf);
+	read_soname(obj);
 	return 0;
 fail:
 	elfobj_close(obj);

@@ -41,6 +41,7 @@ struct elf_object {
 	void *elf;               /* Elf *, opaque outside elfobj.c */
 	int elf_class;           /* ELFCLASS32 or ELFCLASS64 */
 	uint16_t type, machine;  /* ET_REL / ET_DYN, EM_* */
+	uint64_t entry;          /* e_entry: 0 in a shared library */
 	struct elf_section *sections;
 	size_t section_count;
 	struct elf_symbol *symbols; /* .symtab, or .dynsym for a shared library */

@@ -74,8 +74,8 @@ __attribute__((noinline)) int l_hot(int x) { return x + 3; }
 int l_entry(int x) { return l_hot(x); }
 EOF2
 printf 'int l_entry(int);\nint main(void) { return l_entry(1) == 4 ? 0 : 1; }\n' > host.c
-gcc -O1 -fPIC -ffunction-sections -c lib.c && gcc -shared -o libl.so lib.o -Wl,-Map=libl.map &&
-	gcc -o host host.c -L. -ll -Wl,-rpath,"$PWD" || fail "cannot build the library and its host"
+gcc -O1 -fPIC -ffunction-sections -c lib.c host.c && gcc -shared -o libl.so lib.o -Wl,-Map=libl.map &&
+	gcc -o host host.o -L. -ll -Wl,-rpath,"$PWD" || fail "cannot build the library and its host"
 "$PAGEIN" --granularity=function --out-file="$PWD/host.trace" -- ./host > /dev/null 2>&1 || fail "pagein host"
 status=0
 "$DEPORDER" -q --granularity=section --no-data --trace host.trace --map libl.map \
@@ -93,6 +93,14 @@ status=0
 	--cc -- gcc -shared -o libl.so lib.o > /dev/null 2> err || status=$?
 ((status == 1)) || fail "a program's map was accepted for a -shared link (status $status)"
 expect_grep "prog\.map: is the map of the program prog, but the link is -shared" err "a program's map for a library"
+
+# and the library's map given for the program's link
+status=0
+"$DEPORDER" -q --granularity=section --trace host.trace --map libl.map \
+	--cc -- gcc -o host host.o -L. -ll > /dev/null 2> err || status=$?
+((status == 1)) || fail "a library's map was accepted for a program's link (status $status)"
+expect_grep "libl\.map: is the map of the shared library libl\.so, but the link makes a program" err \
+	"a library's map for a program"
 
 # libtool runs the link it is given (and replaces its outputs): --cc
 # refuses it before anything runs.
