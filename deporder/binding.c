@@ -78,7 +78,8 @@ static int check_map(const struct ldmap *map, const struct elf_object *binary, c
 
 /* Sets run->object to the traced object whose build-id is build_id (and
    whose path matches glob); EXIT_INPUT after listing what the trace holds. */
-static int pick_object(struct traced_run *run, const char *binary, const char *build_id, const char *glob)
+static int pick_object(struct traced_run *run, const char *binary, const char *build_id, const char *glob,
+		       const char *hint)
 {
 	char *held = xstrdup("");
 	size_t i;
@@ -100,9 +101,10 @@ static int pick_object(struct traced_run *run, const char *binary, const char *b
 		free(held);
 		held = more;
 	}
-	error("%s: no traced object is %s (build-id %s)%s%s: it holds %s%s: a trace of another program, or of %s "
-	      "before or after a relink; trace the binary the map describes", run->path, binary, build_id,
-	      glob ? " matching " : "", glob ? glob : "", held, run->trace.object_count > 8 ? ", ..." : "", binary);
+	error("%s: no traced object is %s (build-id %s)%s%s: it holds %s%s: %s", run->path, binary, build_id,
+	      glob ? " matching " : "", glob ? glob : "", held, run->trace.object_count > 8 ? ", ..." : "",
+	      hint ? hint : "a trace of another program, or of the binary before or after a relink; trace the binary "
+			    "the map describes");
 	free(held);
 	return EXIT_INPUT;
 }
@@ -126,6 +128,26 @@ static int check_kind(const struct elf_object *binary, const struct link *link, 
 		return EXIT_INPUT;
 	}
 	return 0;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* When the map's output is not the file the link writes: a hint that the
+   map is another link's; NULL otherwise (a new string). */
+static char *map_of_another_link(const struct ldmap *map, const struct link *link)
+{
+	const char *writes = link->options->output;
+
+	if (!writes || !strcmp(base_name(writes), base_name(map->outputs[0])))
+		return NULL;
+	return xasprintf("the map is of '%s' while the link writes '%s': the map may be another link's (a -Map "
+			 "flag given to every link of a build leaves the last link's map); give this link its own "
+			 "map, or trace the binary the map describes", map->outputs[0], writes);
 }
 
 int binding_check(struct hot_inputs *in, const struct link *link, const char *map_path, const char *binary_path,
@@ -153,12 +175,15 @@ int binding_check(struct hot_inputs *in, const struct link *link, const char *ma
 		error("%s: has no build-id, so no trace can be proven to be of it: link it with -Wl,--build-id", path);
 		status = EXIT_INPUT;
 	} else {
+		char *hint = map_of_another_link(&in->map.map, link);
+
 		status = check_kind(&binary, link, map_path);
 		if (!status)
 			status = check_map(&in->map.map, &binary, map_path);
 		for (t = 0; t < in->count && !status; t++)
-			if (pick_object(&in->runs[t], path, build_id, object_glob))
+			if (pick_object(&in->runs[t], path, build_id, object_glob, hint))
 				status = EXIT_INPUT;
+		free(hint);
 	}
 	elfobj_close(&binary);
 	free(path);

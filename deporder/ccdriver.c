@@ -111,8 +111,13 @@ static bool runs_the_link(char **cc_argv)
 			break;
 	if (strncmp(base, "libtool", 7) && !cc_argv[i])
 		return false;
+	/* "/bin/bash ./libtool --mode=link ...", as make prints it */
+	if (strncmp(base, "libtool", 7) && cc_argv[1] && strstr(cc_argv[1], "libtool"))
+		base = cc_argv[1];
+	else
+		base = cc_argv[0];
 	error("--cc: '%s' is libtool, which runs the link it is given instead of printing it: give the compiler "
-	      "command of its 'libtool: link:' line (libtool prints it while it links)", cc_argv[0]);
+	      "command of its 'libtool: link:' line (libtool prints it while it links)", base);
 	return true;
 }
 

@@ -340,6 +340,9 @@ static int apply_option(struct parse_context *c, const struct ld_option *o)
 		add_string(&opt->lib_dirs, &opt->lib_dir_count, &opt->lib_dir_capacity, value);
 	} else if (named(o, "u", "undefined") || named(o, "require-defined", NULL)) {
 		add_string(&opt->undefined, &opt->undefined_count, &opt->undefined_capacity, value);
+	} else if (named(o, "o", "output")) {
+		free(opt->output);
+		opt->output = xstrdup(value);
 	} else if (named(o, "e", "entry")) {
 		free(opt->entry);
 		opt->entry = xstrdup(value);

@@ -84,6 +84,7 @@ struct link_options {
 	char **undefined;           /* -u, in order */
 	size_t undefined_count, undefined_capacity;
 	char *entry;                /* -e, or NULL */
+	char *output;               /* -o, or NULL */
 	bool shared;                /* -shared */
 	bool report_undefined_in_shared; /* --no-undefined, -z defs */
 	bool ignore_undefined;      /* --unresolved-symbols=ignore-all */

@@ -195,8 +195,9 @@ static void report_no_trace(const char *path, const char *program, int status)
 		unlink(partial);
 	if (started && !follows && interpreter && status < 128) {
 		error("%s: no trace written: %s is a script (#!%s) that ran its program with exec, which valgrind "
-		      "follows only with --trace-children=yes: run pagein --trace-children=yes -- %s", path, program,
-		      interpreter, program);
+		      "follows only with --trace-children=yes: trace the program itself (a libtool wrapper: "
+		      "./libtool --mode=execute pagein ... -- %s, or the binary under .libs/), or run pagein "
+		      "--trace-children=yes --out-file=FILE.%%p -- %s", path, program, interpreter, program, program);
 	} else if (started && !follows && status < 128) {
 		error("%s: no trace written: %s replaced itself with another program (exec), which valgrind follows "
 		      "only with --trace-children=yes", path, program);
@@ -272,6 +273,10 @@ int main(int argc, char **argv)
 		fatal("%s: cannot run: %s", report, strerror(errno));
 	}
 	count = cli_parse(&command, argc, argv, &operands);
+	/* every process of the tree starts the tool afresh and would write
+	   (and rename over) the same file */
+	if (trace_children == 0 && out_file && !strstr(out_file, "%p"))
+		cli_usage_error("--trace-children=yes needs %%p in --out-file: each process writes its own trace");
 	tool = xasprintf("%s/vglib/pagein-amd64-linux", here);
 	if (access(tool, X_OK) == 0) {
 		char *lib = xasprintf("%s/vglib", here);

@@ -61,6 +61,12 @@ cat prog.map other.map > both.map
 order --trace prog.trace --map both.map
 ((status == 1)) || fail "a map of two links was accepted (status $status)"
 expect_grep "both\.map: holds 2 links \(outputs: prog, other\): several links wrote one -Map file" err "two links"
+# The map of another program of the build (one -Map flag for every link):
+# the refusal says the map is another link's.
+gcc -o another prog.o -Wl,--sort-section=name -Wl,-Ttext-segment=0x20000 -Wl,-Map=another.map || fail "cannot link another"
+order --trace prog.trace --map another.map
+((status == 1)) || fail "another program's map was accepted (status $status)"
+expect_grep "the map is of 'another' while the link writes 'prog': the map may be another link's" err "another link's map"
 head -n 200 prog.map > cut.map
 order --trace prog.trace --map cut.map
 ((status == 1)) || fail "a map cut short was accepted (status $status)"

@@ -31,8 +31,16 @@ expect_grep "^pagein: $PWD/pagein\\.[0-9]+: no trace written: \\.\\./launcher re
 [[ -z $(ls) || $(ls) == $'err.txt\nout.txt' ]] || fail "files left: $(ls)"
 cd ..
 
-"$PAGEIN" --trace-children=yes --out-file="$PWD/children.trace" -- ./shim > out.txt 2> err.txt ||
+mkdir kids
+"$PAGEIN" --trace-children=yes --out-file="$PWD/kids/t.%p" -- ./shim > out.txt 2> err.txt ||
 	fail "pagein --trace-children=yes on the shim: $(cat err.txt)"
-expect_grep "^# object $PWD/prog " children.trace "the program's trace"
+grep -l "^# object $PWD/prog " kids/t.* > /dev/null || fail "no trace of the program in kids/"
 expect_empty err.txt "pagein --trace-children=yes on the shim"
+# A fixed name would be written (and renamed over) by every process of the
+# tree: refused before anything runs.
+status=0
+"$PAGEIN" --trace-children=yes --out-file="$PWD/children.trace" -- ./shim > out.txt 2> err.txt || status=$?
+((status == 2)) || fail "--trace-children=yes with a fixed --out-file: status $status"
+expect_grep "needs %p in --out-file" err.txt "the refusal"
+[[ ! -e children.trace ]] || fail "the refused run wrote a trace"
 exit 0
