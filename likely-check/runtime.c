@@ -245,69 +245,90 @@ static unsigned long long add_saturating(unsigned long long a, unsigned long lon
 	return __builtin_add_overflow(a, b, &sum) ? ~0ULL : sum;
 }
 
+/* Sets fresh's identity, site count and hash from module m; -1 with errno
+   set when there is no memory for it. */
+static int describe_module(const struct module *m, struct saved_module *fresh)
+{
+	struct likely_check_site **p;
+	FILE *f;
+
+	memset(fresh, 0, sizeof(*fresh));
+	f = open_memstream(&fresh->identity, &fresh->identity_size);
+	if (!f)
+		return -1;
+	for (p = m->start; p < m->stop; p++)
+		if (site_usable(*p)) {
+			write_identity(f, *p);
+			fresh->site_count++;
+		}
+	if (fclose(f) != 0) {
+		free(fresh->identity);
+		return -1;
+	}
+	fresh->hash = hash_bytes(hash_bytes(0xcbf29ce484222325UL, m->path, strlen(m->path) + 1),
+				 fresh->identity, fresh->identity_size);
+	return 0;
+}
+
+/* The kept module with fresh's path and identity, or NULL. */
+static struct saved_module *find_saved(const struct saved_module *fresh, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < saved_count; i++)
+		if (saved[i].hash == fresh->hash && saved[i].site_count == fresh->site_count &&
+		    saved[i].identity_size == fresh->identity_size &&
+		    strcmp(saved[i].path, path) == 0 &&
+		    memcmp(saved[i].identity, fresh->identity, fresh->identity_size) == 0)
+			return &saved[i];
+	return NULL;
+}
+
+/* Keeps fresh (its identity taken over) as a new module with zero counts;
+   NULL with errno set, and fresh's identity freed, when it cannot. */
+static struct saved_module *keep_saved(struct saved_module *fresh, const char *path)
+{
+	if (saved_count < SAVED_MAX) {
+		fresh->path = strdup(path);
+		fresh->counts = calloc(fresh->site_count ? fresh->site_count : 1, sizeof(*fresh->counts));
+		if (fresh->path && fresh->counts) {
+			saved[saved_count] = *fresh;
+			return &saved[saved_count++];
+		}
+		free(fresh->path);
+		free(fresh->counts);
+	}
+	free(fresh->identity);
+	errno = ENOMEM;
+	return NULL;
+}
+
 /* Adds the counts of module m to those kept of the same module (same path
    and site table), or keeps them as a new one; 0, or -1 with errno set
    when they cannot be kept.  Called with modules_lock held. */
 static int save_module(const struct module *m)
 {
 	struct likely_check_site **p;
-	struct saved_module *kept = NULL, fresh = { 0 };
-	unsigned long long (*counts)[3];
-	FILE *f;
-	size_t i;
+	struct saved_module fresh, *kept;
+	size_t i = 0;
 
-	f = open_memstream(&fresh.identity, &fresh.identity_size);
-	if (!f)
+	if (describe_module(m, &fresh) < 0)
 		return -1;
-	for (p = m->start; p < m->stop; p++)
-		if (site_usable(*p)) {
-			write_identity(f, *p);
-			fresh.site_count++;
-		}
-	if (fclose(f) != 0) {
+	kept = find_saved(&fresh, m->path);
+	if (kept)
 		free(fresh.identity);
+	else if (!(kept = keep_saved(&fresh, m->path)))
 		return -1;
-	}
-	fresh.hash = hash_bytes(hash_bytes(0xcbf29ce484222325UL, m->path, strlen(m->path) + 1),
-				fresh.identity, fresh.identity_size);
-	for (i = 0; i < saved_count && !kept; i++)
-		if (saved[i].hash == fresh.hash && saved[i].site_count == fresh.site_count &&
-		    saved[i].identity_size == fresh.identity_size &&
-		    strcmp(saved[i].path, m->path) == 0 &&
-		    memcmp(saved[i].identity, fresh.identity, fresh.identity_size) == 0)
-			kept = &saved[i];
-	if (kept) {
-		free(fresh.identity);
-		counts = kept->counts;
-	} else {
-		if (saved_count == SAVED_MAX) {
-			free(fresh.identity);
-			errno = ENOMEM;
-			return -1;
-		}
-		fresh.path = strdup(m->path);
-		fresh.counts = calloc(fresh.site_count ? fresh.site_count : 1, sizeof(*fresh.counts));
-		if (!fresh.path || !fresh.counts) {
-			free(fresh.path);
-			free(fresh.counts);
-			free(fresh.identity);
-			errno = ENOMEM;
-			return -1;
-		}
-		kept = &saved[saved_count++];
-		*kept = fresh;
-		counts = kept->counts;
-	}
-	i = 0;
 	for (p = m->start; p < m->stop; p++) {
 		const struct likely_check_site *s = *p;
+		unsigned long long *counts;
 
 		if (!site_usable(s))
 			continue;
-		counts[i][0] = add_saturating(counts[i][0], __atomic_load_n(&s->counts[1], __ATOMIC_RELAXED));
-		counts[i][1] = add_saturating(counts[i][1], __atomic_load_n(&s->counts[0], __ATOMIC_RELAXED));
-		counts[i][2] = add_saturating(counts[i][2], __atomic_load_n(&s->counts[2], __ATOMIC_RELAXED));
-		i++;
+		counts = kept->counts[i++];
+		counts[0] = add_saturating(counts[0], __atomic_load_n(&s->counts[1], __ATOMIC_RELAXED));
+		counts[1] = add_saturating(counts[1], __atomic_load_n(&s->counts[0], __ATOMIC_RELAXED));
+		counts[2] = add_saturating(counts[2], __atomic_load_n(&s->counts[2], __ATOMIC_RELAXED));
 	}
 	return 0;
 }
