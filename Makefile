@@ -27,7 +27,7 @@ DEPORDER_OBJS = deporder/binding.o deporder/main.o deporder/inputs.o deporder/cl
 PROGS = deporder/deporder
 BIN_PROGS = deporder/deporder
 MAN1 = deporder/deporder.1
-OBJS = $(LIB_OBJS) $(DEPORDER_OBJS) lib/json.o lib/symbolize.o
+OBJS = $(LIB_OBJS) $(DEPORDER_OBJS) lib/json.o lib/symbolize.o lib/gcda.o
 
 all: build
 -include $(sort $(wildcard */build.mk))

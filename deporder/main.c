@@ -288,7 +288,7 @@ static void out_complete(int status)
 {
 	if (status)
 		stdout_discard();
-	else if (stdout_commit(opt.out) < 0)
+	else if (stdout_commit() < 0)
 		fatal("%s: cannot write: %s", opt.out, strerror(errno));
 }
 

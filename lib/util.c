@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <stdarg.h>
@@ -11,7 +12,9 @@
 #include <unistd.h>
 
 const char *progname = "linkopt";
-static char *stdout_temporary;
+/* stdout_to_temporary's file and the file it replaces; NULL when stdout
+   goes to a device or FIFO in place. */
+static char *stdout_temporary, *stdout_target;
 
 static void vmessage(const char *prefix, const char *fmt, va_list ap)
 {
@@ -195,44 +198,138 @@ void strmap_free(struct strmap *map)
 	map->count = map->capacity = 0;
 }
 
+mode_t file_creation_mask(void)
+{
+	mode_t mask = umask(0);
+
+	umask(mask);
+	return mask;
+}
+
+/* The name a new file at path gets through its symbolic links, when path
+   names no file (a dangling link names its target, as "> path" in the
+   shell does); NULL with errno set when the links loop. */
+static char *follow_dangling(const char *path)
+{
+	char *p = xstrdup(path), link[PATH_MAX], *next;
+	struct stat st;
+	ssize_t n;
+	int depth;
+
+	for (depth = 0; depth < 40; depth++) {
+		if (lstat(p, &st) < 0 || !S_ISLNK(st.st_mode))
+			return p;
+		n = readlink(p, link, sizeof(link) - 1);
+		if (n < 0) {
+			int saved = errno;
+
+			free(p);
+			errno = saved;
+			return NULL;
+		}
+		link[n] = '\0';
+		if (link[0] == '/' || !strchr(p, '/'))
+			next = xstrdup(link);
+		else
+			next = xasprintf("%.*s/%s", (int)(strrchr(p, '/') - p), p, link);
+		free(p);
+		p = next;
+	}
+	free(p);
+	errno = ELOOP;
+	return NULL;
+}
+
+/* Opens what output for path is written to.  A regular file (path itself
+   or the file its symbolic links lead to) or a name that does not exist
+   yet gets a new temporary file in its folder, *temporary its name and
+   *target the name it is renamed to, with the mode of the file it
+   replaces (its owner too, when that can be kept; else without the set-id
+   bits), or the mode the umask gives a new file: mkstemp's 0600 is no
+   user's choice.  A device or FIFO is opened in place (*temporary and
+   *target NULL): renaming over /dev/null would replace it.  A folder is
+   refused (EISDIR).  Returns the descriptor, or -1 with errno set. */
+static int output_open(const char *path, char **temporary, char **target)
+{
+	struct stat old, now;
+	bool exists;
+	mode_t mode;
+	int fd, saved;
+
+	*temporary = *target = NULL;
+	exists = stat(path, &old) == 0;
+	if (!exists && errno != ENOENT)
+		return -1;
+	if (exists && S_ISDIR(old.st_mode)) {
+		errno = EISDIR;
+		return -1;
+	}
+	if (exists && !S_ISREG(old.st_mode))
+		return open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	*target = exists ? realpath(path, NULL) : follow_dangling(path);
+	if (!*target)
+		return -1;
+	mode = exists ? old.st_mode & 07777 : 0666 & ~file_creation_mask();
+	*temporary = xasprintf("%s.tmpXXXXXX", *target);
+	fd = mkstemp(*temporary);
+	if (fd < 0)
+		goto fail;
+	if (exists && fstat(fd, &now) == 0 && (now.st_uid != old.st_uid || now.st_gid != old.st_gid) &&
+	    fchown(fd, old.st_uid, old.st_gid) < 0)
+		mode &= 0777;
+	if (fchmod(fd, mode) == 0)
+		return fd;
+	saved = errno;
+	close(fd);
+	unlink(*temporary);
+	errno = saved;
+fail:
+	saved = errno;
+	free(*temporary);
+	free(*target);
+	*temporary = *target = NULL;
+	errno = saved;
+	return -1;
+}
+
 int write_file_atomic(const char *path, const void *data, size_t size)
 {
-	char *tmp = xasprintf("%s.tmpXXXXXX", path);
+	char *tmp, *target;
 	const char *p = data;
 	int fd, saved;
 
-	fd = mkstemp(tmp);
+	fd = output_open(path, &tmp, &target);
 	if (fd < 0)
-		goto fail;
+		return -1;
 	while (size > 0) {
 		ssize_t n = write(fd, p, size);
 
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			goto fail_unlink;
+			goto fail;
 		}
 		p += n;
 		size -= (size_t)n;
 	}
-	if (fsync(fd) < 0 || close(fd) < 0) {
+	if ((tmp && fsync(fd) < 0) || close(fd) < 0) {
 		fd = -1;
-		goto fail_unlink;
+		goto fail;
 	}
 	fd = -1;
-	if (rename(tmp, path) < 0)
-		goto fail_unlink;
+	if (tmp && rename(tmp, target) < 0)
+		goto fail;
 	free(tmp);
+	free(target);
 	return 0;
-fail_unlink:
+fail:
 	saved = errno;
 	if (fd >= 0)
 		close(fd);
-	unlink(tmp);
-	errno = saved;
-fail:
-	saved = errno;
+	if (tmp)
+		unlink(tmp);
 	free(tmp);
+	free(target);
 	errno = saved;
 	return -1;
 }
@@ -300,8 +397,8 @@ bool stdout_to_temporary(const char *path)
 	int fd;
 
 	free(stdout_temporary);
-	stdout_temporary = xasprintf("%s.tmpXXXXXX", path);
-	fd = mkstemp(stdout_temporary);
+	free(stdout_target);
+	fd = output_open(path, &stdout_temporary, &stdout_target);
 	if (fd < 0)
 		return false;
 	fflush(stdout);
@@ -309,7 +406,8 @@ bool stdout_to_temporary(const char *path)
 		int saved = errno;
 
 		close(fd);
-		unlink(stdout_temporary);
+		if (stdout_temporary)
+			unlink(stdout_temporary);
 		errno = saved;
 		return false;
 	}
@@ -317,22 +415,36 @@ bool stdout_to_temporary(const char *path)
 	return true;
 }
 
+/* Forgets the temporary file once it is renamed or removed. */
+static void stdout_forget(void)
+{
+	free(stdout_temporary);
+	free(stdout_target);
+	stdout_temporary = stdout_target = NULL;
+}
+
 void stdout_discard(void)
 {
 	fflush(stdout);
 	if (stdout_temporary)
 		unlink(stdout_temporary);
+	stdout_forget();
 }
 
-int stdout_commit(const char *path)
+int stdout_commit(void)
 {
 	int saved;
 
-	if (fflush(stdout) == 0 && !ferror(stdout) && fsync(STDOUT_FILENO) == 0 &&
-	    rename(stdout_temporary, path) == 0)
+	if (fflush(stdout) == 0 && !ferror(stdout) &&
+	    (!stdout_temporary ||
+	     (fsync(STDOUT_FILENO) == 0 && rename(stdout_temporary, stdout_target) == 0))) {
+		stdout_forget();
 		return 0;
+	}
 	saved = errno;
-	unlink(stdout_temporary);
+	if (stdout_temporary)
+		unlink(stdout_temporary);
+	stdout_forget();
 	errno = saved;
 	return -1;
 }

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+#include <sys/types.h>
 
 #define LINKOPT_VERSION "0.1"
 
@@ -58,15 +59,23 @@ void strmap_free(struct strmap *map);
    the file); returns 0, or -1 with *why set to a newly allocated message. */
 int map_file(const char *path, void **map, size_t *size, char **why);
 
-/* Writes a whole file to path through a temporary file and rename, so a
-   reader never sees a partial file; returns 0, or -1 with errno set. */
+/* The process's file mode creation mask, left as it is. */
+mode_t file_creation_mask(void);
+
+/* Writes a whole file to path through a temporary file in its folder and a
+   rename, so a reader never sees a partial file; keeps the mode of the file
+   replaced (a new one gets the umask's), replaces the file a symbolic link
+   at path leads to (the link stays), writes a device or FIFO in place;
+   returns 0, or -1 with errno set (EISDIR for a folder). */
 int write_file_atomic(const char *path, const void *data, size_t size);
 
-/* Sends stdout to a new temporary file beside path; false with errno set. */
+/* Sends stdout to a new temporary file for path, as write_file_atomic
+   places it (a device or FIFO: to path itself); false with errno set. */
 bool stdout_to_temporary(const char *path);
-/* Completes stdout_to_temporary: flushes and renames the temporary onto
-   path; -1 with errno set (and the temporary removed) on failure. */
-int stdout_commit(const char *path);
+/* Completes stdout_to_temporary: flushes and renames the temporary onto the
+   file path named; -1 with errno set (and the temporary removed) on
+   failure. */
+int stdout_commit(void);
 
 /* Prints s to stdout as a JSON string, quotes and escapes included. */
 void json_print_string(const char *s);

@@ -233,7 +233,7 @@ static int command_profile_or_macros(int argc, char **argv, bool macros_only)
 	if (profile_out && !stdout_to_temporary(profile_out))
 		fatal("%s: cannot create a temporary file: %s", profile_out, strerror(errno));
 	site_table_write(&table, stdout);
-	if (profile_out && stdout_commit(profile_out) < 0)
+	if (profile_out && stdout_commit() < 0)
 		fatal("%s: write failed: %s", profile_out, strerror(errno));
 	stdout_close_or_die();
 	return status;

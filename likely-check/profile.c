@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "profile.h"
+#include "gcda.h"
 #include "json.h"
 #include "proc.h"
 #include "scan.h"
@@ -9,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* Runs argv, returns its stdout (NUL-terminated) or NULL after an error
    message; the child's stderr goes to ours. */
@@ -83,7 +86,22 @@ struct line_data {
 	double taken[2]; /* even arcs (true edges), odd arcs (false edges) */
 	const char *function;
 	unsigned int entries;
+	bool impossible;       /* a count is negative, not a number or past 2^64 */
+	double impossible_count;
 };
+
+/* 2^64: no count reaches it. */
+#define COUNT_LIMIT 18446744073709551616.0
+
+/* Notes in d a count of gcov's that no run can give; returns the count. */
+static double checked_count(struct line_data *d, double count)
+{
+	if (!(count >= 0 && count < COUNT_LIMIT) && !d->impossible) {
+		d->impossible = true;
+		d->impossible_count = count;
+	}
+	return count;
+}
 
 /* Sums gcov's data for line: one true/false pair per copy of its code. */
 static void gather_line(const struct json *file, unsigned int line, struct line_data *d)
@@ -101,7 +119,7 @@ static void gather_line(const struct json *file, unsigned int line, struct line_
 			continue;
 		d->present = true;
 		d->entries++;
-		d->count += json_get_number(l, "count", 0);
+		d->count += checked_count(d, json_get_number(l, "count", 0));
 		if (!d->function)
 			d->function = json_get_string(l, "function_name", NULL);
 		branches = json_get(l, "branches");
@@ -110,7 +128,8 @@ static void gather_line(const struct json *file, unsigned int line, struct line_
 		for (j = 0; j < branches->count; j++) {
 			if (json_get_number(branches->items[j], "throw", 0))
 				continue;
-			d->taken[d->arcs % 2] += json_get_number(branches->items[j], "count", 0);
+			d->taken[d->arcs % 2] +=
+				checked_count(d, json_get_number(branches->items[j], "count", 0));
 			d->arcs++;
 		}
 	}
@@ -156,6 +175,47 @@ static const struct json *gcov_file(const struct json *gcov, const char *path)
 	}
 	free(want);
 	return hit;
+}
+
+/* The .gcda gcov reads for source, named as gcov names it: beside the
+   source, or in the folder -o names, or after the object file -o names. */
+static char *gcda_path(const char *source, const struct profile_options *o)
+{
+	const char *base = strrchr(source, '/') ? strrchr(source, '/') + 1 : source;
+	struct stat st;
+	char *stem, *dot, *path;
+
+	if (!o->objdir || !*o->objdir)
+		stem = xstrdup(source);
+	else if (stat(o->objdir, &st) == 0 && S_ISDIR(st.st_mode))
+		stem = xasprintf("%s%s%s", o->objdir,
+				 o->objdir[strlen(o->objdir) - 1] == '/' ? "" : "/", base);
+	else
+		stem = xstrdup(o->objdir);
+	base = strrchr(stem, '/') ? strrchr(stem, '/') + 1 : stem;
+	dot = strrchr(base, '.');
+	if (dot)
+		*dot = '\0';
+	path = xasprintf("%s.gcda", stem);
+	free(stem);
+	return path;
+}
+
+/* False after saying why when source's .gcda is there but cut short or
+   corrupt: gcov would read it as zero counts without a word.  A missing
+   one is a source that never ran, as gcov says. */
+static bool gcda_whole(const char *source, const struct profile_options *o)
+{
+	char *path = gcda_path(source, o), *why;
+	bool whole = true;
+
+	if (access(path, F_OK) == 0 && gcda_check(path, &why) < 0) {
+		error("%s: %s; its counts cannot be used for %s", path, why, source);
+		free(why);
+		whole = false;
+	}
+	free(path);
+	return whole;
 }
 
 /* gcov's JSON for source: one object per --stdout document; NULL after
@@ -272,9 +332,10 @@ static char *unmatched_reason(const struct scan_site *f, bool expect_parsed,
 	return NULL;
 }
 
-/* Adds gcov's counts of line data d, or the reason it has none, to site. */
-static void credit_site(struct site *site, const struct line_data *d, long expect,
-			char *reason)
+/* Adds gcov's counts of line data d, or the reason it has none, to site;
+   false when the counts overflow. */
+static bool credit_site(struct site_table *table, struct site *site, const struct line_data *d,
+			long expect, char *reason)
 {
 	if (reason) {
 		if (!site->reason)
@@ -284,20 +345,26 @@ static void credit_site(struct site *site, const struct line_data *d, long expec
 	} else if (d->arcs >= 2) {
 		/* gcov lists a condition's true edge first; an inlined or
 		   cloned function repeats the pair once per copy */
-		unsigned long long taken_true = (unsigned long long)d->taken[0];
-		unsigned long long taken_false = (unsigned long long)d->taken[1];
+		unsigned long long taken_true, taken_false;
 
-		site->correct += expect ? taken_true : taken_false;
-		site->incorrect += expect ? taken_false : taken_true;
+		if (d->taken[0] >= COUNT_LIMIT || d->taken[1] >= COUNT_LIMIT)
+			return false;
+		taken_true = (unsigned long long)d->taken[0];
+		taken_false = (unsigned long long)d->taken[1];
+		if (site_add_counts(table, site, expect ? taken_true : taken_false,
+				    expect ? taken_false : taken_true, 0) < 0)
+			return false;
 	}
 	site->counted = true;
+	return true;
 }
 
 /* Adds site f of source to table with gcov's counts, or with the reason
-   it has none; skips a header's site that gcov has no code for. */
-static void profile_site(struct site_table *table, const struct scan *scan,
-			 const struct scan_site *f, const struct json *gcov,
-			 const char *source_normal)
+   it has none; skips a header's site that gcov has no code for.  Returns
+   0, or -1 after saying why gcov's counts cannot be taken. */
+static int profile_site(struct site_table *table, const struct scan *scan,
+			const struct scan_site *f, const struct json *gcov,
+			const char *source_normal)
 {
 	const struct json *file = gcov_file(gcov, f->file);
 	const char *function = NULL;
@@ -319,13 +386,24 @@ static void profile_site(struct site_table *table, const struct scan *scan,
 	free(normal);
 	if ((!file || !d.present) && elsewhere)
 		/* a header's function this file does not use: nothing to count here */
-		return;
+		return 0;
+	if (d.impossible) {
+		error("%s:%u: gcov gives this line the count %g, which no run gives", f->file,
+		      f->line, d.impossible_count);
+		return -1;
+	}
 	/* a value that does not parse still keys the site, by what strtol read */
 	expect_parsed = parse_expect(f->expect_text, &expect);
 	reason = unmatched_reason(f, expect_parsed, file, &d, sites_on_line(scan, f));
-	credit_site(site_table_get(table, f->file, f->line, function ? function : "?",
-				   f->expression, expect),
-		    &d, expect, reason);
+	if (!credit_site(table,
+			 site_table_get(table, f->file, f->line, function ? function : "?",
+					f->expression, expect),
+			 &d, expect, reason)) {
+		error("%s:%u: counts overflow 64 bits when summed (no run counts that often: "
+		      "the data is corrupt)", f->file, f->line);
+		return -1;
+	}
+	return 0;
 }
 
 int profile_source(struct site_table *table, const char *source, const struct profile_options *o)
@@ -334,6 +412,7 @@ int profile_source(struct site_table *table, const char *source, const struct pr
 	struct json *gcov;
 	char *text = preprocess(source, o), *source_normal;
 	size_t i;
+	int status = 0;
 
 	if (!text)
 		return -1;
@@ -344,16 +423,16 @@ int profile_source(struct site_table *table, const char *source, const struct pr
 		scan_free(&scan);
 		return 0;
 	}
-	gcov = run_gcov(source, o);
+	gcov = gcda_whole(source, o) ? run_gcov(source, o) : NULL;
 	if (!gcov) {
 		scan_free(&scan);
 		return -1;
 	}
 	source_normal = path_normalize(source);
-	for (i = 0; i < scan.count; i++)
-		profile_site(table, &scan, &scan.sites[i], gcov, source_normal);
+	for (i = 0; i < scan.count && status == 0; i++)
+		status = profile_site(table, &scan, &scan.sites[i], gcov, source_normal);
 	free(source_normal);
 	json_free(gcov);
 	scan_free(&scan);
-	return 0;
+	return status;
 }

@@ -51,9 +51,15 @@ static int compare_site_location(const void *pa, const void *pb)
 	return compare_location(*(struct site *const *)pa, *(struct site *const *)pb);
 }
 
+/* part * 100 / whole, rounded down; part * 100 may pass 64 bits. */
+static unsigned percent(unsigned long long part, unsigned long long whole)
+{
+	return whole ? (unsigned)((unsigned __int128)part * 100 / whole) : 0;
+}
+
 static unsigned percent_wrong(const struct site *s)
 {
-	return total(s) ? (unsigned)(s->incorrect * 100 / total(s)) : 0;
+	return percent(s->incorrect, total(s));
 }
 
 static const char *state_of(const struct site *s)
@@ -146,7 +152,7 @@ static void print_macros(struct site **sites, size_t n)
 					expansions++;
 				}
 			printf("  %10llu %10llu %4u %5u  %s\n", c, w,
-			       c + w ? (unsigned)(w * 100 / (c + w)) : 0, expansions, names[i]);
+			       percent(w, c + w), expansions, names[i]);
 		}
 	}
 	free(names);

@@ -10,7 +10,11 @@
      module PATH
      site CORRECT INCORRECT CONSTANT EXPECT LINE<TAB>FILE<TAB>FUNCTION<TAB>EXPRESSION
    one "module" line per executable or DSO, followed by its sites.  Tabs and
-   newlines inside names are written as spaces. */
+   newlines inside names are written as spaces.  A DSO loaded and unloaded
+   many times (dlopen/dlclose) is one block: the counts of each unload are
+   added to those of the same module (same path, same site table) already
+   unloaded, so the file and the memory held stay the size of one block per
+   distinct module. */
 #define _GNU_SOURCE
 /* only the struct: the runtime counts nothing of its own */
 #define LIKELY_CHECK_RUNTIME
@@ -27,19 +31,29 @@
 #include <unistd.h>
 
 #define MODULES_MAX 256
+/* distinct modules unloaded whose counts are kept until exit */
+#define SAVED_MAX 1024
 
 struct module {
 	struct likely_check_site **start, **stop;
 	char path[PATH_MAX];
 };
 
+/* The counts of a module already unloaded, summed over its loads. */
+struct saved_module {
+	char *path;
+	char *identity; /* "EXPECT LINE\tFILE\tFUNCTION\tEXPRESSION\n" per site */
+	size_t identity_size, site_count;
+	unsigned long hash; /* of path and identity */
+	unsigned long long (*counts)[3]; /* per site: correct, incorrect, constant */
+};
+
 static struct module modules[MODULES_MAX];
 static int module_count;
 static pthread_mutex_t modules_lock = PTHREAD_MUTEX_INITIALIZER;
 static int complained;
-/* the data lines of modules already unloaded */
-static char *saved;
-static size_t saved_size;
+static struct saved_module saved[SAVED_MAX];
+static size_t saved_count;
 
 static void complain(const char *what, int err)
 {
@@ -48,7 +62,31 @@ static void complain(const char *what, int err)
 	fprintf(stderr, "likely-check: %s: %s\n", what, strerror(err));
 }
 
-/* A fork child starts its own count: its file must not repeat the parent's. */
+static void saved_free(void)
+{
+	size_t i;
+
+	for (i = 0; i < saved_count; i++) {
+		free(saved[i].path);
+		free(saved[i].identity);
+		free(saved[i].counts);
+	}
+	saved_count = 0;
+}
+
+static void lock_modules(void)
+{
+	pthread_mutex_lock(&modules_lock);
+}
+
+static void unlock_modules(void)
+{
+	pthread_mutex_unlock(&modules_lock);
+}
+
+/* A fork child starts its own count: its file must not repeat the
+   parent's.  The lock was taken before the fork, so that no other thread
+   of the parent held it at the fork (the child would wait forever). */
 static void zero_counts_in_child(void)
 {
 	int i;
@@ -61,9 +99,8 @@ static void zero_counts_in_child(void)
 				memset((*p)->counts, 0, sizeof((*p)->counts));
 	}
 	complained = 0;
-	free(saved);
-	saved = NULL;
-	saved_size = 0;
+	saved_free();
+	unlock_modules();
 }
 
 struct module_search {
@@ -114,7 +151,7 @@ void likely_check_register(struct likely_check_site **start, struct likely_check
 	}
 	if (!atfork_done) {
 		atfork_done = 1;
-		pthread_atfork(NULL, NULL, zero_counts_in_child);
+		pthread_atfork(lock_modules, unlock_modules, zero_counts_in_child);
 	}
 	modules[module_count].start = start;
 	modules[module_count].stop = stop;
@@ -133,6 +170,24 @@ static void put_clean(FILE *f, const char *s)
 		putc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, f);
 }
 
+/* Writes what identifies site s: "EXPECT LINE\tFILE\tFUNCTION\tEXPRESSION\n". */
+static void write_identity(FILE *f, const struct likely_check_site *s)
+{
+	fprintf(f, "%ld %u\t", s->expect, s->line);
+	put_clean(f, s->file);
+	putc('\t', f);
+	put_clean(f, s->function);
+	putc('\t', f);
+	put_clean(f, s->expression);
+	putc('\n', f);
+}
+
+/* The sites of the runtime's ABI; others are left out everywhere. */
+static int site_usable(const struct likely_check_site *s)
+{
+	return s && s->abi == LIKELY_CHECK_ABI;
+}
+
 static void write_module(FILE *f, const struct module *m)
 {
 	struct likely_check_site **p;
@@ -143,57 +198,154 @@ static void write_module(FILE *f, const struct module *m)
 	for (p = m->start; p < m->stop; p++) {
 		const struct likely_check_site *s = *p;
 
-		if (!s || s->abi != LIKELY_CHECK_ABI)
+		if (!site_usable(s))
 			continue;
-		fprintf(f, "site %llu %llu %llu %ld %u\t",
+		fprintf(f, "site %llu %llu %llu ",
 			__atomic_load_n(&s->counts[1], __ATOMIC_RELAXED),
 			__atomic_load_n(&s->counts[0], __ATOMIC_RELAXED),
-			__atomic_load_n(&s->counts[2], __ATOMIC_RELAXED), s->expect, s->line);
-		put_clean(f, s->file);
-		putc('\t', f);
-		put_clean(f, s->function);
-		putc('\t', f);
-		put_clean(f, s->expression);
-		putc('\n', f);
+			__atomic_load_n(&s->counts[2], __ATOMIC_RELAXED));
+		write_identity(f, s);
 	}
+}
+
+static void write_saved(FILE *f, const struct saved_module *m)
+{
+	const char *line = m->identity;
+	size_t i;
+
+	fputs("module ", f);
+	put_clean(f, m->path);
+	putc('\n', f);
+	for (i = 0; i < m->site_count; i++) {
+		const char *end = memchr(line, '\n', m->identity + m->identity_size - line);
+
+		if (!end)
+			break;
+		fprintf(f, "site %llu %llu %llu ", m->counts[i][0], m->counts[i][1], m->counts[i][2]);
+		fwrite(line, 1, (size_t)(end - line) + 1, f);
+		line = end + 1;
+	}
+}
+
+static unsigned long hash_bytes(unsigned long h, const char *p, size_t n)
+{
+	while (n--) {
+		h ^= (unsigned char)*p++;
+		h *= 0x100000001b3UL;
+	}
+	return h;
+}
+
+/* A count that would pass 2^64 - 1 stays there: no run counts that often,
+   and the report refuses it. */
+static unsigned long long add_saturating(unsigned long long a, unsigned long long b)
+{
+	unsigned long long sum;
+
+	return __builtin_add_overflow(a, b, &sum) ? ~0ULL : sum;
+}
+
+/* Sets fresh's identity, site count and hash from module m; -1 with errno
+   set when there is no memory for it. */
+static int describe_module(const struct module *m, struct saved_module *fresh)
+{
+	struct likely_check_site **p;
+	FILE *f;
+
+	memset(fresh, 0, sizeof(*fresh));
+	f = open_memstream(&fresh->identity, &fresh->identity_size);
+	if (!f)
+		return -1;
+	for (p = m->start; p < m->stop; p++)
+		if (site_usable(*p)) {
+			write_identity(f, *p);
+			fresh->site_count++;
+		}
+	if (fclose(f) != 0) {
+		free(fresh->identity);
+		return -1;
+	}
+	fresh->hash = hash_bytes(hash_bytes(0xcbf29ce484222325UL, m->path, strlen(m->path) + 1),
+				 fresh->identity, fresh->identity_size);
+	return 0;
+}
+
+/* The kept module with fresh's path and identity, or NULL. */
+static struct saved_module *find_saved(const struct saved_module *fresh, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < saved_count; i++)
+		if (saved[i].hash == fresh->hash && saved[i].site_count == fresh->site_count &&
+		    saved[i].identity_size == fresh->identity_size &&
+		    strcmp(saved[i].path, path) == 0 &&
+		    memcmp(saved[i].identity, fresh->identity, fresh->identity_size) == 0)
+			return &saved[i];
+	return NULL;
+}
+
+/* Keeps fresh (its identity taken over) as a new module with zero counts;
+   NULL with errno set, and fresh's identity freed, when it cannot. */
+static struct saved_module *keep_saved(struct saved_module *fresh, const char *path)
+{
+	if (saved_count < SAVED_MAX) {
+		fresh->path = strdup(path);
+		fresh->counts = calloc(fresh->site_count ? fresh->site_count : 1, sizeof(*fresh->counts));
+		if (fresh->path && fresh->counts) {
+			saved[saved_count] = *fresh;
+			return &saved[saved_count++];
+		}
+		free(fresh->path);
+		free(fresh->counts);
+	}
+	free(fresh->identity);
+	errno = ENOMEM;
+	return NULL;
+}
+
+/* Adds the counts of module m to those kept of the same module (same path
+   and site table), or keeps them as a new one; 0, or -1 with errno set
+   when they cannot be kept.  Called with modules_lock held. */
+static int save_module(const struct module *m)
+{
+	struct likely_check_site **p;
+	struct saved_module fresh, *kept;
+	size_t i = 0;
+
+	if (describe_module(m, &fresh) < 0)
+		return -1;
+	kept = find_saved(&fresh, m->path);
+	if (kept)
+		free(fresh.identity);
+	else if (!(kept = keep_saved(&fresh, m->path)))
+		return -1;
+	for (p = m->start; p < m->stop; p++) {
+		const struct likely_check_site *s = *p;
+		unsigned long long *counts;
+
+		if (!site_usable(s))
+			continue;
+		counts = kept->counts[i++];
+		counts[0] = add_saturating(counts[0], __atomic_load_n(&s->counts[1], __ATOMIC_RELAXED));
+		counts[1] = add_saturating(counts[1], __atomic_load_n(&s->counts[0], __ATOMIC_RELAXED));
+		counts[2] = add_saturating(counts[2], __atomic_load_n(&s->counts[2], __ATOMIC_RELAXED));
+	}
+	return 0;
 }
 
 void likely_check_unregister(struct likely_check_site **start)
 {
-	char *data = NULL, *grown;
-	size_t size = 0;
-	FILE *f;
 	int i;
 
 	pthread_mutex_lock(&modules_lock);
 	for (i = 0; i < module_count; i++)
 		if (modules[i].start == start)
 			break;
-	if (i == module_count)
-		goto out;
-	f = open_memstream(&data, &size);
-	if (!f) {
-		complain("cannot hold the counts", errno);
-		goto out;
+	if (i < module_count) {
+		if (save_module(&modules[i]) < 0)
+			complain("cannot hold the counts of an unloaded module", errno);
+		modules[i] = modules[--module_count];
 	}
-	write_module(f, &modules[i]);
-	if (fclose(f) != 0) {
-		complain("cannot hold the counts", errno);
-		free(data);
-		goto out;
-	}
-	grown = realloc(saved, saved_size + size + 1);
-	if (!grown) {
-		complain("cannot hold the counts", errno);
-		free(data);
-		goto out;
-	}
-	saved = grown;
-	memcpy(saved + saved_size, data, size + 1);
-	saved_size += size;
-	free(data);
-	modules[i] = modules[--module_count];
-out:
 	pthread_mutex_unlock(&modules_lock);
 }
 
@@ -222,7 +374,7 @@ __attribute__((destructor)) static void likely_check_write(void)
 	FILE *f;
 	int fd, i, saved_errno = errno;
 
-	if (module_count == 0 && saved_size == 0)
+	if (module_count == 0 && saved_count == 0)
 		return;
 	if (!dir || !*dir)
 		dir = ".";
@@ -235,10 +387,13 @@ __attribute__((destructor)) static void likely_check_write(void)
 	}
 	fputs("likely-check 1\n", f);
 	pthread_mutex_lock(&modules_lock);
-	if (saved_size)
-		fwrite(saved, 1, saved_size, f);
+	/* a module still loaded joins the counts of its earlier loads */
 	for (i = 0; i < module_count; i++)
-		write_module(f, &modules[i]);
+		if (save_module(&modules[i]) < 0)
+			write_module(f, &modules[i]);
+	module_count = 0;
+	for (i = 0; i < (int)saved_count; i++)
+		write_saved(f, &saved[i]);
 	pthread_mutex_unlock(&modules_lock);
 	if (fclose(f) != 0) {
 		complain("cannot hold the counts", errno);

@@ -1,6 +1,8 @@
 #include "sites.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,11 +38,18 @@ char *path_normalize(const char *path)
 	return out;
 }
 
+/* The key of a site in by_key: its identifying fields, file normalized. */
+static char *site_key(const char *file, unsigned int line, const char *function,
+		      const char *expression, long expect)
+{
+	return xasprintf("%s\t%u\t%s\t%s\t%ld", file, line, function, expression, expect);
+}
+
 struct site *site_table_get(struct site_table *table, const char *raw_file, unsigned int line,
 			    const char *function, const char *expression, long expect)
 {
 	char *file = path_normalize(raw_file);
-	char *key = xasprintf("%s\t%u\t%s\t%s\t%ld", file, line, function, expression, expect);
+	char *key = site_key(file, line, function, expression, expect);
 	void **slot = strmap_slot(&table->by_key, key);
 	struct site *site;
 
@@ -126,44 +135,114 @@ void site_table_attach_macros(struct site_table *table)
 	}
 }
 
-/* Adds a "site" line's counts to table; false when it is not one. */
-static bool read_site(struct site_table *table, char *line)
+int site_add_counts(struct site_table *table, struct site *site, unsigned long long correct,
+		    unsigned long long incorrect, unsigned long long constant)
 {
-	unsigned long long correct, incorrect, constant;
-	unsigned int site_line;
-	long expect;
-	int used = 0;
-	char *fields[3];
-	struct site *site;
+	unsigned long long runs, total, constant_sum;
 
-	if (strncmp(line, "site ", 5) != 0 ||
-	    sscanf(line + 5, "%llu %llu %llu %ld %u\t%n", &correct, &incorrect, &constant,
-		   &expect, &site_line, &used) != 5 || used == 0 ||
-	    split_tabs(line + 5 + used, fields, 3) != 3)
-		return false;
-	site = site_table_get(table, fields[0], site_line, fields[1], fields[2], expect);
+	if (__builtin_add_overflow(correct, incorrect, &runs) ||
+	    __builtin_add_overflow(table->total, runs, &total) ||
+	    __builtin_add_overflow(site->constant, constant, &constant_sum))
+		return -1;
 	site->correct += correct;
 	site->incorrect += incorrect;
-	site->constant += constant;
+	site->constant = constant_sum;
 	site->counted = true;
+	table->total = total;
+	return 0;
+}
+
+/* Why counts cannot be taken: no run counts 2^64 times. */
+#define COUNT_OVERFLOW "counts overflow 64 bits when summed"
+#define CORRUPT "(no run counts that often: the data is corrupt)"
+
+/* Reads the count at *p: decimal digits, no sign; moves *p past it.
+   Returns NULL, or a new string saying what is wrong. */
+static char *read_count(char **p, unsigned long long *value)
+{
+	char *start = *p, *end;
+	int len = (int)strcspn(start, " \t");
+
+	if (len > 40)
+		len = 40;
+	if (*start == '-')
+		return xasprintf("negative count '%.*s'", len, start);
+	if (!isdigit((unsigned char)*start))
+		return xstrdup("malformed line");
+	errno = 0;
+	*value = strtoull(start, &end, 10);
+	if (errno == ERANGE)
+		return xasprintf("count '%.*s' above 2^64 - 1", len, start);
+	*p = end;
+	return NULL;
+}
+
+/* Reads the integer at *p (a sign allowed when is_signed) into *value, at
+   most max in size; moves *p past it; false when there is none. */
+static bool read_integer(char **p, bool is_signed, long long max, long long *value)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)**p) && !(is_signed && **p == '-' && isdigit((unsigned char)(*p)[1])))
+		return false;
+	errno = 0;
+	*value = strtoll(*p, &end, 10);
+	if (errno == ERANGE || *value > max || *value < -max - 1)
+		return false;
+	*p = end;
 	return true;
+}
+
+/* Skips the blanks at *p; false when there are none. */
+static bool skip_blanks(char **p)
+{
+	char *start = *p;
+
+	while (**p == ' ')
+		(*p)++;
+	return *p != start;
+}
+
+/* Adds a "site" line's counts to table.  Returns NULL, or a new string
+   saying what is wrong with it. */
+static char *read_site(struct site_table *table, char *line)
+{
+	unsigned long long counts[3];
+	long long expect, site_line;
+	char *p = line + 5, *fields[3], *why;
+	struct site *site;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		why = read_count(&p, &counts[i]);
+		if (why)
+			return why;
+		if (!skip_blanks(&p))
+			return xstrdup("malformed line");
+	}
+	if (!read_integer(&p, true, LONG_MAX, &expect) || !skip_blanks(&p) ||
+	    !read_integer(&p, false, UINT_MAX, &site_line) || *p++ != '\t' ||
+	    split_tabs(p, fields, 3) != 3)
+		return xstrdup("malformed line");
+	site = site_table_get(table, fields[0], (unsigned int)site_line, fields[1], fields[2], expect);
+	if (site_add_counts(table, site, counts[0], counts[1], counts[2]) < 0)
+		return xstrdup(COUNT_OVERFLOW " " CORRUPT);
+	return NULL;
 }
 
 /* Adds an "unmatched" line's site and reason to table; false when it is
    not one. */
 static bool read_unmatched(struct site_table *table, char *line)
 {
-	unsigned int site_line;
-	long expect;
-	int used = 0;
-	char *fields[4];
+	long long expect, site_line;
+	char *p = line + 10, *fields[4];
 	struct site *site;
 
-	if (strncmp(line, "unmatched ", 10) != 0 ||
-	    sscanf(line + 10, "%ld %u\t%n", &expect, &site_line, &used) != 2 || used == 0 ||
-	    split_tabs(line + 10 + used, fields, 4) != 4)
+	if (strncmp(line, "unmatched ", 10) != 0 || !read_integer(&p, true, LONG_MAX, &expect) ||
+	    !skip_blanks(&p) || !read_integer(&p, false, UINT_MAX, &site_line) || *p++ != '\t' ||
+	    split_tabs(p, fields, 4) != 4)
 		return false;
-	site = site_table_get(table, fields[0], site_line, fields[1], fields[2], expect);
+	site = site_table_get(table, fields[0], (unsigned int)site_line, fields[1], fields[2], expect);
 	if (!site->reason)
 		site->reason = xstrdup(fields[3]);
 	return true;
@@ -172,35 +251,105 @@ static bool read_unmatched(struct site_table *table, char *line)
 /* Notes a "macro" line's macro in table; false when it is not one. */
 static bool read_macro(struct site_table *table, char *line)
 {
-	unsigned int site_line;
-	int used = 0;
-	char *fields[2];
+	long long site_line;
+	char *p = line + 6, *fields[2];
 
-	if (strncmp(line, "macro ", 6) != 0 ||
-	    sscanf(line + 6, "%u\t%n", &site_line, &used) != 1 || used == 0 ||
-	    split_tabs(line + 6 + used, fields, 2) != 2)
+	if (strncmp(line, "macro ", 6) != 0 || !read_integer(&p, false, UINT_MAX, &site_line) ||
+	    *p++ != '\t' || split_tabs(p, fields, 2) != 2)
 		return false;
-	site_table_note_macro(table, fields[0], site_line, fields[1]);
+	site_table_note_macro(table, fields[0], (unsigned int)site_line, fields[1]);
 	return true;
 }
 
-/* Adds one line after the first of a data file to table; false when the
-   line is malformed. */
-static bool read_record(struct site_table *table, char *line)
+/* Adds one line after the first of a data file to table.  Returns NULL,
+   or a new string saying what is wrong with the line. */
+static char *read_record(struct site_table *table, char *line)
 {
 	if (strncmp(line, "module ", 7) == 0 || line[0] == '\0')
-		return true;
+		return NULL;
 	if (strcmp(line, "source profile") == 0) {
 		table->profile = true;
-		return true;
+		return NULL;
 	}
-	return read_site(table, line) || read_unmatched(table, line) || read_macro(table, line);
+	if (strncmp(line, "site ", 5) == 0)
+		return read_site(table, line);
+	if (read_unmatched(table, line) || read_macro(table, line))
+		return NULL;
+	return xstrdup("malformed line");
+}
+
+void site_table_free(struct site_table *table)
+{
+	size_t i;
+
+	for (i = 0; i < table->count; i++) {
+		struct site *s = table->sites[i];
+
+		free(s->file);
+		free(s->function);
+		free(s->expression);
+		free(s->reason);
+		free(s);
+	}
+	free(table->sites);
+	for (i = 0; i < table->by_key.capacity; i++)
+		free((char *)table->by_key.slots[i].key);
+	strmap_free(&table->by_key);
+	for (i = 0; i < table->macro_count; i++) {
+		free(table->macros[i].file);
+		free(table->macros[i].macro);
+	}
+	free(table->macros);
+	for (i = 0; i < table->macro_at.capacity; i++)
+		free((char *)table->macro_at.slots[i].key);
+	strmap_free(&table->macro_at);
+	memset(table, 0, sizeof(*table));
+}
+
+/* Adds the sites, counts and macros of from (one file's) to table; false,
+   with nothing added, when a sum would overflow. */
+static bool merge_file(struct site_table *table, const struct site_table *from)
+{
+	unsigned long long total;
+	size_t i;
+
+	if (__builtin_add_overflow(table->total, from->total, &total))
+		return false;
+	for (i = 0; i < from->count; i++) {
+		const struct site *s = from->sites[i];
+		char *key = site_key(s->file, s->line, s->function, s->expression, s->expect);
+		const struct site *old = strmap_get(&table->by_key, key);
+		unsigned long long sum;
+
+		free(key);
+		if (old && __builtin_add_overflow(old->constant, s->constant, &sum))
+			return false;
+	}
+	for (i = 0; i < from->count; i++) {
+		const struct site *s = from->sites[i];
+		struct site *t = site_table_get(table, s->file, s->line, s->function, s->expression,
+						s->expect);
+
+		t->correct += s->correct;
+		t->incorrect += s->incorrect;
+		t->constant += s->constant;
+		t->counted |= s->counted;
+		if (!t->reason && s->reason)
+			t->reason = xstrdup(s->reason);
+	}
+	for (i = 0; i < from->macro_count; i++)
+		site_table_note_macro(table, from->macros[i].file, from->macros[i].line,
+				      from->macros[i].macro);
+	table->total = total;
+	table->profile |= from->profile;
+	return true;
 }
 
 int site_table_read(struct site_table *table, const char *path)
 {
 	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
-	char *line = NULL;
+	struct site_table file = { 0 };
+	char *line = NULL, *why;
 	size_t cap = 0;
 	ssize_t len;
 	unsigned long lineno = 0;
@@ -219,8 +368,9 @@ int site_table_read(struct site_table *table, const char *path)
 			status = -1;
 			break;
 		}
-		if (lineno > 1 && !read_record(table, line)) {
-			error("%s:%lu: malformed line", path, lineno);
+		if (lineno > 1 && (why = read_record(&file, line))) {
+			error("%s:%lu: %s", path, lineno, why);
+			free(why);
 			status = -1;
 			break;
 		}
@@ -236,6 +386,11 @@ int site_table_read(struct site_table *table, const char *path)
 	free(line);
 	if (f != stdin)
 		fclose(f);
+	if (status == 0 && !merge_file(table, &file)) {
+		error("%s: " COUNT_OVERFLOW " with the earlier files' " CORRUPT, path);
+		status = -1;
+	}
+	site_table_free(&file);
 	if (status == 0)
 		table->files_read++;
 	return status;

@@ -26,14 +26,24 @@ struct site_table {
 	struct strmap macro_at;  /* "file-name:line" -> macro */
 	size_t files_read;
 	bool profile; /* some input came from profile mode */
+	/* correct + incorrect over every site: kept below 2^64, so that no sum
+	   of a site's, a macro's or all counts wraps */
+	unsigned long long total;
 };
 
 /* Returns the site with these identifying fields, adding a zeroed one. */
 struct site *site_table_get(struct site_table *table, const char *file, unsigned int line,
 			    const char *function, const char *expression, long expect);
 
+/* Adds counts to site (of table) and marks it counted; -1, with nothing
+   added, when a sum would pass 2^64 - 1 (no run counts that often). */
+int site_add_counts(struct site_table *table, struct site *site, unsigned long long correct,
+		    unsigned long long incorrect, unsigned long long constant);
+
 /* Adds the counts of one data file (counting or profile mode) to the
-   table; returns 0, or -1 after printing why the file is unusable. */
+   table, all or nothing; returns 0, or -1 after printing "file:line: what"
+   of the line that makes the file unusable (a malformed line, a negative
+   count, counts that overflow). */
 int site_table_read(struct site_table *table, const char *path);
 
 /* Records that the hint sites at file:line come from the project macro
@@ -43,6 +53,9 @@ void site_table_note_macro(struct site_table *table, const char *file, unsigned 
 
 /* Gives each site the macro noted for its file name and line, if any. */
 void site_table_attach_macros(struct site_table *table);
+
+/* Frees every site, macro note and key of table and zeroes it. */
+void site_table_free(struct site_table *table);
 
 /* Writes the table in the data-file format (profile mode's output). */
 void site_table_write(const struct site_table *table, FILE *out);

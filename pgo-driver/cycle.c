@@ -79,8 +79,8 @@ static bool train(struct cycle *c)
 	long started;
 	bool ok = false;
 
-	if (!mkdtemp(raw))
-		fatal("%s: mkdtemp failed: %s", raw, strerror(errno));
+	if (files_make_unique_dir(raw, &why) < 0)
+		fatal("%s", why);
 	/* data that programs of an earlier instrumented build wrote belongs to
 	   notes this build replaces */
 	if (files_remove(s->gen_data, &why) < 0 || files_make_dir(s->gen_data, &why) < 0)

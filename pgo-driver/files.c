@@ -39,6 +39,18 @@ int files_make_dir(const char *path, char **why)
 	return 0;
 }
 
+int files_make_unique_dir(char *template, char **why)
+{
+	if (!mkdtemp(template))
+		return failed(why, template, "mkdtemp");
+	if (chmod(template, 0777 & ~file_creation_mask()) < 0) {
+		failed(why, template, "chmod");
+		rmdir(template);
+		return -1;
+	}
+	return 0;
+}
+
 static int compare_strings(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);

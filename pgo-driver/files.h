@@ -10,6 +10,11 @@
 /* Creates the folder path and its parents; an existing folder is fine. */
 int files_make_dir(const char *path, char **why);
 
+/* Creates a new folder from template (its XXXXXX replaced in place, as
+   mkdtemp does) with the mode the umask gives a new folder: the store's
+   profiles are no more private than the .gcda files libgcov writes. */
+int files_make_unique_dir(char *template, char **why);
+
 /* Sets *list to the relative paths of the regular files under dir whose
    names end in suffix, sorted, and *count to their number; files older
    than since (seconds since the epoch) and folders whose names start with

@@ -86,8 +86,7 @@ char *store_new_profile(const struct store *store, char **why)
 {
 	char *path = xasprintf("%s/p.XXXXXX", store->config);
 
-	if (!mkdtemp(path)) {
-		*why = xasprintf("%s: mkdtemp failed: %s", path, strerror(errno));
+	if (files_make_unique_dir(path, why) < 0) {
 		free(path);
 		return NULL;
 	}
