@@ -280,14 +280,16 @@ static int report_match(struct hot_order *hot, const char *name, const struct tr
 {
 	size_t total = m->matched + m->stale + m->renamed + m->outside + m->linker, k;
 	double rate = m->matched ? (double)(m->matched + m->linker) / total : 0;
+	char *path = trace_quote(object->path);
 
 	if (rate < hot->match_rate)
 		hot->match_rate = rate;
 	fprintf(stderr, "deporder: %s: %zu records of %s: %zu matched an input section of the link (%.1f%%), "
 		"%zu in sections the linker made (counted as matched), %zu in sections the link no longer has or that changed size, "
 		"%zu in a section that does not define the function the trace names, %zu outside every input "
-		"section\n", name, total, object->path, m->matched, 100 * rate, m->linker, m->stale, m->renamed,
+		"section\n", name, total, path, m->matched, 100 * rate, m->linker, m->stale, m->renamed,
 		m->outside);
+	free(path);
 	if (total && rate >= min_match)
 		return 0;
 	error("%s: only %.1f%% of the trace matches this link (at least %.0f%% needed: --min-match): %s%s", name,
