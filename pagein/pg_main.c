@@ -4,8 +4,10 @@
    in "What every programmer should know about memory", section 7.5.
 
    Output: one file per process, pagein.<pid> by default (--out-file, %p is
-   the pid), written as FILE.tmp and renamed to FILE when the process ends.
-   Lines starting with '#' are the header and the object table:
+   the pid), written as FILE.tmp and renamed to FILE when the process ends;
+   when a write fails (a full disk) FILE.tmp is removed and FILE, if there
+   was one, stays as it was (the launcher, seeing no new FILE, exits
+   non-zero).  Lines starting with '#' are the header and the object table:
 
      # pagein 2 (linkopt VERSION)
      # command: PROGRAM ARGS...
@@ -129,7 +131,7 @@ static HChar *out_temporary;    /* written here, renamed at the end */
 static Int out_fd = -1;
 static HChar out_buffer[65536];
 static Int out_used;
-static Bool out_failed;
+static Int out_error;           /* the errno of the first write that failed, or 0 */
 
 /* The line being built (line_add, line_field), written whole by line_end:
    a field is at most 4 * 4096 bytes (a path) or SYMBOL_ROOM, so a line
@@ -139,22 +141,37 @@ static Bool out_failed;
 static HChar line_text[LINE_ROOM];
 static Int line_length;
 
+/* After one write failed nothing more is written: the trace is lost, and
+   a later write that succeeds (space freed meanwhile) would only hide a
+   hole in it. */
 static void out_flush(void)
 {
 	Int done = 0;
 
-	while (out_fd >= 0 && done < out_used) {
+	while (out_fd >= 0 && !out_error && done < out_used) {
 		Int n = VG_(write)(out_fd, out_buffer + done, out_used - done);
 
 		if (n <= 0) {
-			if (!out_failed)
-				VG_(umsg)("pagein: %s: write failed; the trace is incomplete\n", out_temporary);
-			out_failed = True;
+			out_error = n < 0 ? -n : VKI_ENOSPC;
 			break;
 		}
 		done += n;
 	}
 	out_used = 0;
+}
+
+static const HChar *error_text(Int error)
+{
+	static HChar text[32];
+
+	switch (error) {
+	case VKI_ENOSPC: return "No space left on device";
+	case VKI_EFBIG: return "File too large";
+	case VKI_EIO: return "Input/output error";
+	case 122: return "Disk quota exceeded"; /* EDQUOT, which vki-linux.h lacks */
+	}
+	VG_(snprintf)(text, sizeof(text), "error %d", error);
+	return text;
 }
 
 /* Appends one whole line; flushes only at line boundaries, so a process
@@ -274,6 +291,8 @@ static void out_open(void)
 		 "O data object first used (ADDRESS is its start, SYMBOL its name)");
 }
 
+/* The trace replaces out_path only when all of it was written: an
+   incomplete one is removed and an earlier file of that name is kept. */
 static void out_close(void)
 {
 	if (out_fd < 0)
@@ -282,8 +301,14 @@ static void out_close(void)
 	out_flush();
 	VG_(close)(out_fd);
 	out_fd = -1;
-	if (VG_(rename)(out_temporary, out_path) != 0)
-		VG_(umsg)("pagein: %s: cannot rename to %s\n", out_temporary, out_path);
+	if (out_error) {
+		VG_(unlink)(out_temporary);
+		VG_(umsg)("pagein: %s: write failed: %s; the incomplete trace is removed and %s is not replaced\n",
+			  out_temporary, error_text(out_error), out_path);
+	} else if (VG_(rename)(out_temporary, out_path) != 0) {
+		VG_(unlink)(out_temporary);
+		VG_(umsg)("pagein: %s: cannot rename to %s; no trace written\n", out_temporary, out_path);
+	}
 }
 
 /*------------------------------------------------------------*/

@@ -29,7 +29,7 @@ static const struct cli_command command = {
 		"other, libraries by file name).\n",
 	.options = options,
 	.footer = "Exit status: 0 success, 1 a file is unreadable or not a pagein trace,\n"
-		  "2 wrong usage.\n",
+		  "2 wrong usage.  An incomplete trace (no '# end' line) is read with a warning.\n",
 	.min_operands = 1,
 	.missing = "give one trace, or two to compare",
 };
@@ -249,6 +249,9 @@ int main(int argc, char **argv)
 			error("%s: %s", files[i], why);
 			return EXIT_INPUT;
 		}
+		if (!traces[i].complete)
+			warn("%s: the trace is incomplete (%s): its figures cover only part of the run", files[i],
+			     traces[i].version >= 2 ? "no '# end' line" : "its last line is cut short");
 		summarize(&traces[i], &summaries[i]);
 	}
 	json = format == 1;
