@@ -45,6 +45,7 @@ static size_t add(struct ldmap *map, const char *name, const char *output, uint6
 	s->output = xstrdup(output);
 	s->address = address;
 	s->size = size;
+	s->symbol_first = s->symbol_count = 0;
 	return map->count;
 }
 
@@ -107,6 +108,7 @@ struct reader {
 	char *pending;             /* an input section name alone on its line */
 	bool file_open;            /* the last line ended with an input file's name */
 	size_t file_section;       /* 1 + the index of the section it is of, or 0 */
+	size_t last_section;       /* 1 + the index of the output section's last input section, or 0 */
 	char *open_output;         /* an OUTPUT( statement whose ')' has not come yet */
 };
 
@@ -159,6 +161,7 @@ static void output_section(struct reader *r, const char *line)
 		r->loaded = address != 0;
 	free(r->pending);
 	r->pending = NULL;
+	r->last_section = 0;
 }
 
 /* A line inside an output section: its address (after a long name), a
@@ -186,12 +189,18 @@ static void inside_output(struct reader *r, const char *line)
 
 		sym->name = xstrdup(file);
 		sym->address = address;
+		if (r->last_section) {
+			struct ldmap_section *s = &r->map->sections[r->last_section - 1];
+
+			if (!s->symbol_count++)
+				s->symbol_first = r->map->symbol_count - 1;
+		}
 		return;
 	}
 	if (r->pending) {
 		if (address_size_file(line, &address, &size, &file)) {
 			r->file_open = true;
-			r->file_section = add(r->map, r->pending, r->output, address, size, file);
+			r->file_section = r->last_section = add(r->map, r->pending, r->output, address, size, file);
 		}
 		free(r->pending);
 		r->pending = NULL;
@@ -203,7 +212,7 @@ static void inside_output(struct reader *r, const char *line)
 		r->pending = xstrdup(name);
 	} else if (address_size_file(line + 1 + strlen(name), &address, &size, &file)) {
 		r->file_open = true;
-		r->file_section = add(r->map, name, r->output, address, size, file);
+		r->file_section = r->last_section = add(r->map, name, r->output, address, size, file);
 	}
 }
 

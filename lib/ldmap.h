@@ -12,6 +12,7 @@ struct ldmap_section {
 	char *name;            /* input section name */
 	char *output;          /* output section it went to */
 	uint64_t address, size;
+	size_t symbol_first, symbol_count; /* the symbols the map lists under it: map->symbols[first...] */
 };
 
 /* A symbol the map lists under its input section (ld lists the global
