@@ -4,7 +4,8 @@
 # quote, a backslash, a control character and a byte that is not UTF-8,
 # traced by pagein and by cygtrace, reported by pagein-report, resolved by
 # cygtrace-resolve and ordered by deporder through its link map (where GNU
-# ld writes the names as they are).  Before, the object table was read
+# ld writes the names as they are), GNU ld reading deporder's script (whose
+# file patterns stand '?' for what ld's lexer cannot take).  Before, the object table was read
 # with sscanf %s: cygtrace-resolve resolved none of the records and exited
 # 0, pagein-report left the program out, deporder blamed staleness.
 . "$TESTDIR/lib.sh"
@@ -55,11 +56,18 @@ for i in "${!folders[@]}"; do
 		grep -qF " ${q}prog-cyg\" .text $f" resolved || fail "$what: cygtrace-resolve has no line for $f: $(cat resolved)"
 	done
 
-	# deporder: the trace matches the link through its map.
-	"$DEPORDER" -q --granularity=section --trace "p$i.trace" --map "$d/prog.map" \
-		--cc -- gcc -o "$d/prog" "$d/m.o" "$d/libw.a" > order 2> err || fail "$what: deporder: $(head -5 err)"
+	# deporder: the trace matches the link through its map, and GNU ld
+	# reads the script and orders the program by it.
+	"$DEPORDER" -q --granularity=section --trace "p$i.trace" --map "$d/prog.map" --emit=gnu-ld \
+		--cc -- gcc -o "$d/prog" "$d/m.o" "$d/libw.a" > order.ld 2> err || fail "$what: deporder: $(head -5 err)"
 	expect_grep '^deporder: p[0-9]\.trace: 5 records of .* 5 matched an input section of the link \(100\.0%\)' err \
 		"$what: deporder's match"
+	gcc -o "$d/prog-ordered" "$d/m.o" "$d/libw.a" -Wl,-T,order.ld -Wl,-Map=ordered.map 2> err ||
+		fail "$what: GNU ld does not read the script: $(head -3 err)"
+	[[ $("$d/prog-ordered") == 12 ]] || fail "$what: the ordered program does not print 12"
+	awk '$1 == ".text" { text = 1 } text && $1 ~ /^\.text\./ { print $1 }' ordered.map | head -3 > first
+	printf '%s\n' .text.main .text.helper .text.work > want
+	expect_same want first "$what: the first sections of the ordered .text"
 
 	# The traces quote the path.
 	grep -qF "# object ${q}prog\" build-id " "p$i.trace" || fail "$what: the trace does not name the program as ${q}prog\""
