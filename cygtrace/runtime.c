@@ -275,18 +275,39 @@ HIDDEN static void writer_field(struct writer *w, const char *text)
 	writer_put(w, "\"", 1);
 }
 
+/* "# command: ARG...", each a field, from the first 1 KiB of the command line. */
+HIDDEN static void write_command(struct writer *w)
+{
+	char cmdline[1024];
+	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+	ssize_t n, k;
+
+	if (fd < 0)
+		return;
+	n = read(fd, cmdline, sizeof(cmdline) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	cmdline[n] = '\0';
+	writer_printf(w, "# command:");
+	for (k = 0; k < n; k += strlen(cmdline + k) + 1) {
+		writer_put(w, " ", 1);
+		writer_field(w, cmdline + k);
+	}
+	writer_put(w, "\n", 1);
+}
+
 enum reason { REASON_EXIT, REASON_STOP, REASON_FORK };
 static const char *const reason_names[] = { "exit", "stop", "fork" };
 
 HIDDEN static void write_trace(enum reason reason)
 {
 	const char *dir = secure_getenv("CYGTRACE_DIR");
-	char path[PATH_MAX], temporary[PATH_MAX + 16], cmdline[1024];
+	char path[PATH_MAX], temporary[PATH_MAX + 16];
 	struct writer w;
 	pid_t pid = getpid();
 	uint32_t count = atomic_load(&record_count), i;
 	int k, saved_errno = errno;
-	ssize_t n;
 
 	if (written_pid[reason] == pid)
 		return;
@@ -307,22 +328,7 @@ HIDDEN static void write_trace(enum reason reason)
 	}
 	refresh_modules(0);
 	writer_printf(&w, "# cygtrace 2 (linkopt 0.1)\n# pid: %d\n# reason: %s\n", (int)pid, reason_names[reason]);
-	k = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
-	if (k >= 0) {
-		n = read(k, cmdline, sizeof(cmdline) - 1);
-		close(k);
-		if (n > 0) {
-			ssize_t j;
-
-			cmdline[n] = '\0';
-			writer_printf(&w, "# command:");
-			for (j = 0; j < n; j += strlen(cmdline + j) + 1) {
-				writer_put(&w, " ", 1);
-				writer_field(&w, cmdline + j);
-			}
-			writer_put(&w, "\n", 1);
-		}
-	}
+	write_command(&w);
 	if (count >= RECORD_CAPACITY)
 		writer_printf(&w, "# full: the record buffer holds %u functions; those first entered later are not "
 			      "recorded\n", (unsigned)RECORD_CAPACITY);
