@@ -910,6 +910,7 @@ static void pg_atfork_child(ThreadId tid)
 
 	(void)tid;
 	out_used = 0;
+	out_error = 0;
 	in_fork_child = True;
 	if (out_fd >= 0)
 		VG_(close)(out_fd);
