@@ -238,12 +238,13 @@ static bool common_agrees(const struct hot_map *map, const struct ldmap_section 
 			  uint64_t address)
 {
 	const struct unit *u = strmap_get(&map->units, s->file);
-	const struct ldmap_symbol *listed = map->map.symbols + s->symbol_first;
+	const struct ldmap_symbol *listed;
 	const struct elf_symbol *common, *next;
 	size_t i;
 
-	if (e->kind != 'O' || !e->symbol || !u || strcmp(s->name, "COMMON"))
+	if (e->kind != 'O' || !e->symbol || !u || strcmp(s->name, "COMMON") || !s->symbol_count)
 		return false;
+	listed = &map->map.symbols[s->symbol_first];
 	for (i = 0; i < s->symbol_count; i++) {
 		uint64_t end, alignment = 1;
 
