@@ -122,7 +122,8 @@ static const char *read_field(const char **p, char **value)
 
 /* A version 1 object-table line, whose path runs to the last " build-id "
    or " 0x" (paths with a blank, which that version wrote bare, still read):
-   as parse_object_line. */
+   1 for an object line, 2 for a segment line (*path, numbers and build_id
+   set), 0 for any other line. */
 static int parse_object_line_v1(const char *line, char **path, uint64_t *numbers, char *build_id)
 {
 	const char *start, *end = NULL, *p;
@@ -149,8 +150,8 @@ static int parse_object_line_v1(const char *line, char **path, uint64_t *numbers
 	return 2;
 }
 
-/* A version 2 object-table line: as parse_object_line, -2 (with *bad set)
-   for one that does not read. */
+/* A version 2 object-table line: as parse_object_line_v1, and -2 with
+   *bad set for an object or segment line that does not read. */
 static int parse_object_line_v2(const char *line, char **path, uint64_t *numbers, char *build_id, const char **bad)
 {
 	const char *p;
