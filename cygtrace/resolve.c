@@ -28,7 +28,8 @@ static const struct cli_command command = {
 		"symbol tables of the objects that ran (their build-ids must match the\n"
 		"trace) and prints, one per line, in first-entry order merged across all\n"
 		"TRACEs: RANK TIME TID OBJECT SECTION SYMBOL (TIME in ns since the first\n"
-		"record of its own trace).  Addresses with no out-of-line function body\n"
+		"record of its own trace; a name with a blank, a quote, a backslash or a\n"
+		"control character in double quotes, escaped as in the trace).  Addresses with no out-of-line function body\n"
 		"(gcc calls the hook for inlined copies too) are dropped and counted.\n"
 		"With --edges: the sampled call graph instead, CALLER CALLEE COUNT, the\n"
 		"form lld's --call-graph-ordering-file reads.\n",
@@ -181,8 +182,13 @@ static size_t print_entries(const struct entries *list, const struct counts *c, 
 			json_print_string(e->symbol);
 			printf("}");
 		} else {
-			printf("%zu %llu %u %s %s %s\n", rank, (unsigned long long)e->time, e->tid, e->object, e->section,
-			       e->symbol);
+			char *object = trace_quote(e->object), *section = trace_quote(e->section),
+			     *symbol = trace_quote(e->symbol);
+
+			printf("%zu %llu %u %s %s %s\n", rank, (unsigned long long)e->time, e->tid, object, section, symbol);
+			free(object);
+			free(section);
+			free(symbol);
 		}
 	}
 	if (json)

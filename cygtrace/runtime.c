@@ -230,18 +230,84 @@ HIDDEN static void writer_printf(struct writer *w, const char *fmt, ...)
 		w->used += (size_t)n < sizeof(w->buf) - w->used ? (size_t)n : sizeof(w->buf) - w->used - 1;
 }
 
+HIDDEN static void writer_put(struct writer *w, const char *text, size_t len)
+{
+	if (w->used + len > sizeof(w->buf))
+		writer_flush(w);
+	if (len > sizeof(w->buf))
+		len = sizeof(w->buf);
+	memcpy(w->buf + w->used, text, len);
+	w->used += len;
+}
+
+HIDDEN static int needs_quoting(unsigned char c)
+{
+	return c <= ' ' || c == 0x7f || c == '"' || c == '\\';
+}
+
+/* Writes text as a field of the trace: bare when it can be, else in double
+   quotes with C escapes (the form lib/trace.c's trace_quote writes). */
+HIDDEN static void writer_field(struct writer *w, const char *text)
+{
+	const unsigned char *p;
+	int bare = *text != '\0';
+	char escape[5];
+
+	for (p = (const unsigned char *)text; *p && bare; p++)
+		bare = !needs_quoting(*p);
+	if (bare) {
+		writer_put(w, text, strlen(text));
+		return;
+	}
+	writer_put(w, "\"", 1);
+	for (p = (const unsigned char *)text; *p; p++) {
+		if (!needs_quoting(*p) || *p == ' ') {
+			writer_put(w, (const char *)p, 1);
+		} else if (*p == '"' || *p == '\\' || *p == '\n' || *p == '\t' || *p == '\r') {
+			escape[0] = '\\';
+			escape[1] = *p == '\n' ? 'n' : *p == '\t' ? 't' : *p == '\r' ? 'r' : (char)*p;
+			writer_put(w, escape, 2);
+		} else {
+			snprintf(escape, sizeof(escape), "\\x%02x", *p);
+			writer_put(w, escape, 4);
+		}
+	}
+	writer_put(w, "\"", 1);
+}
+
+/* "# command: ARG...", each a field, from the first 1 KiB of the command line. */
+HIDDEN static void write_command(struct writer *w)
+{
+	char cmdline[1024];
+	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+	ssize_t n, k;
+
+	if (fd < 0)
+		return;
+	n = read(fd, cmdline, sizeof(cmdline) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	cmdline[n] = '\0';
+	writer_printf(w, "# command:");
+	for (k = 0; k < n; k += strlen(cmdline + k) + 1) {
+		writer_put(w, " ", 1);
+		writer_field(w, cmdline + k);
+	}
+	writer_put(w, "\n", 1);
+}
+
 enum reason { REASON_EXIT, REASON_STOP, REASON_FORK };
 static const char *const reason_names[] = { "exit", "stop", "fork" };
 
 HIDDEN static void write_trace(enum reason reason)
 {
 	const char *dir = secure_getenv("CYGTRACE_DIR");
-	char path[PATH_MAX], temporary[PATH_MAX + 16], cmdline[1024];
+	char path[PATH_MAX], temporary[PATH_MAX + 16];
 	struct writer w;
 	pid_t pid = getpid();
 	uint32_t count = atomic_load(&record_count), i;
 	int k, saved_errno = errno;
-	ssize_t n;
 
 	if (written_pid[reason] == pid)
 		return;
@@ -261,21 +327,8 @@ HIDDEN static void write_trace(enum reason reason)
 		return;
 	}
 	refresh_modules(0);
-	writer_printf(&w, "# cygtrace 1 (linkopt 0.1)\n# pid: %d\n# reason: %s\n", (int)pid, reason_names[reason]);
-	k = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
-	if (k >= 0) {
-		n = read(k, cmdline, sizeof(cmdline) - 1);
-		close(k);
-		if (n > 0) {
-			ssize_t j;
-
-			for (j = 0; j < n - 1; j++)
-				if (!cmdline[j])
-					cmdline[j] = ' ';
-			cmdline[n] = '\0';
-			writer_printf(&w, "# command: %s\n", cmdline);
-		}
-	}
+	writer_printf(&w, "# cygtrace 2 (linkopt 0.1)\n# pid: %d\n# reason: %s\n", (int)pid, reason_names[reason]);
+	write_command(&w);
 	if (count >= RECORD_CAPACITY)
 		writer_printf(&w, "# full: the record buffer holds %u functions; those first entered later are not "
 			      "recorded\n", (unsigned)RECORD_CAPACITY);
@@ -284,11 +337,15 @@ HIDDEN static void write_trace(enum reason reason)
 	for (k = 0; k < module_count; k++) {
 		int s;
 
-		writer_printf(&w, "# object %s build-id %s base 0x%lx\n", modules[k].path, modules[k].build_id,
-			      (unsigned long)modules[k].base);
-		for (s = 0; s < modules[k].segment_count; s++)
-			writer_printf(&w, "# segment %s 0x%lx-0x%lx\n", modules[k].path, (unsigned long)modules[k].start[s],
+		writer_printf(&w, "# object ");
+		writer_field(&w, modules[k].path);
+		writer_printf(&w, " build-id %s base 0x%lx\n", modules[k].build_id, (unsigned long)modules[k].base);
+		for (s = 0; s < modules[k].segment_count; s++) {
+			writer_printf(&w, "# segment ");
+			writer_field(&w, modules[k].path);
+			writer_printf(&w, " 0x%lx-0x%lx\n", (unsigned long)modules[k].start[s],
 				      (unsigned long)modules[k].end[s]);
+		}
 	}
 	for (i = 0; i < count; i++) {
 		const struct record *r = &records[i];

@@ -95,9 +95,10 @@ static int pick_object(struct traced_run *run, const char *binary, const char *b
 		}
 	}
 	for (i = 0; i < run->trace.object_count && i < 8; i++) {
-		char *more = xasprintf("%s%s%s (build-id %s)", held, i ? ", " : "", run->trace.objects[i].path,
-				       run->trace.objects[i].build_id);
+		char *path = trace_quote(run->trace.objects[i].path);
+		char *more = xasprintf("%s%s%s (build-id %s)", held, i ? ", " : "", path, run->trace.objects[i].build_id);
 
+		free(path);
 		free(held);
 		held = more;
 	}

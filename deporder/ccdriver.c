@@ -60,6 +60,24 @@ static bool is_compiler_proper(const char *path)
 	       !strcmp(base, "f951") || !strcmp(base, "cc1obj");
 }
 
+/* The end of the -### line at line: its first newline outside double
+   quotes (an argument with a newline in it is printed with it), or NULL. */
+static char *end_of_line(char *line)
+{
+	bool quoted = false;
+	char *p;
+
+	for (p = line; *p; p++) {
+		if (*p == '"')
+			quoted = !quoted;
+		else if (*p == '\\' && quoted && p[1])
+			p++;
+		else if (*p == '\n' && !quoted)
+			return p;
+	}
+	return NULL;
+}
+
 /* The linker command in the -### output of a compiler driver: its last
    linker line, argv[0] dropped; *compiles notes a compiler proper. */
 static char **linker_line(char *output, int *argc_out, bool *compiles)
@@ -71,7 +89,7 @@ static char **linker_line(char *output, int *argc_out, bool *compiles)
 		char **args;
 		int n;
 
-		next = strchr(line, '\n');
+		next = end_of_line(line);
 		if (next)
 			*next++ = '\0';
 		if (line[0] != ' ')

@@ -31,7 +31,7 @@ struct touches {
 
 /* How one trace's records fared against the link. */
 struct match {
-	size_t matched, stale, outside, linker, renamed;
+	size_t matched, common, stale, outside, linker, renamed;
 	struct strmap missing; /* "file\tsection" of the stale ones, each once */
 	char **missing_list;
 	size_t missing_count, missing_capacity;
@@ -216,6 +216,50 @@ static bool names_agree(const struct trace_event *e, const struct unit_section *
 	return found;
 }
 
+/* The common symbol (-fcommon) name of u, or NULL. */
+static const struct elf_symbol *common_symbol(const struct unit *u, const char *name)
+{
+	uint32_t k;
+
+	for (k = elfobj_symbol_by_name(&u->elf, name); k; k = elfobj_symbol_next_named(&u->elf, k))
+		if (u->elf.symbols[k].shndx == SHN_COMMON)
+			return &u->elf.symbols[k];
+	return NULL;
+}
+
+/* A data object record of a common symbol: no input section holds one,
+   and the map lists it, at its address, under its file's COMMON.  True
+   when the map does so for the record's symbol at the record's address,
+   and the file, as the link reads it now, has a common symbol of that
+   name that fills that place (its size, short of the next symbol by less
+   than that one's alignment): a common that grew, shrank or went is
+   stale. */
+static bool common_agrees(const struct hot_map *map, const struct ldmap_section *s, const struct trace_event *e,
+			  uint64_t address)
+{
+	const struct unit *u = strmap_get(&map->units, s->file);
+	const struct ldmap_symbol *listed;
+	const struct elf_symbol *common, *next;
+	size_t i;
+
+	if (e->kind != 'O' || !e->symbol || !u || strcmp(s->name, "COMMON") || !s->symbol_count)
+		return false;
+	listed = &map->map.symbols[s->symbol_first];
+	for (i = 0; i < s->symbol_count; i++) {
+		uint64_t end, alignment = 1;
+
+		if (listed[i].address != address || strcmp(listed[i].name, e->symbol))
+			continue;
+		if (!(common = common_symbol(u, e->symbol)))
+			return false;
+		end = i + 1 < s->symbol_count ? listed[i + 1].address : s->address + s->size;
+		if (i + 1 < s->symbol_count && (next = common_symbol(u, listed[i + 1].name)) && next->value)
+			alignment = next->value;
+		return common->size <= end - address && end - address - common->size < alignment;
+	}
+	return false;
+}
+
 /* Maps the records of trace t in object to sections, into all and hot's
    sequence of the trace; counts how they fared in *m. */
 static void map_records(struct hot_order *hot, const struct hot_map *map, const struct trace *trace,
@@ -250,6 +294,11 @@ static void map_records(struct hot_order *hot, const struct hot_map *map, const 
 			touch(hot, all, sequence, t, us, position);
 			continue;
 		}
+		if (common_agrees(map, s, &trace->events[k], address - object->base)) {
+			/* Matched, though there is no input section to order. */
+			m->common++;
+			continue;
+		}
 		if (linker_made(s->name)) {
 			/* Copy relocations, GOT, PLT: the map files them under the
 			   first input, but the linker made them. */
@@ -273,21 +322,25 @@ static void map_records(struct hot_order *hot, const struct hot_map *map, const 
 
 /* Reports how one trace matched; EXIT_INPUT if it matched too little.
    Every record of the traced object counts: those in sections the linker
-   made (PLT, GOT) as matched, those outside every input section of the
-   map, and those whose section changed, against. */
+   made (PLT, GOT) and the common symbols that agree with the link as
+   matched, those outside every input section of the map, and those whose
+   section changed, against. */
 static int report_match(struct hot_order *hot, const char *name, const struct trace_object *object,
 			const struct match *m, double min_match)
 {
-	size_t total = m->matched + m->stale + m->renamed + m->outside + m->linker, k;
-	double rate = m->matched ? (double)(m->matched + m->linker) / total : 0;
+	size_t total = m->matched + m->common + m->stale + m->renamed + m->outside + m->linker, k;
+	double rate = m->matched + m->common ? (double)(m->matched + m->common + m->linker) / total : 0;
+	char *path = trace_quote(object->path);
 
 	if (rate < hot->match_rate)
 		hot->match_rate = rate;
 	fprintf(stderr, "deporder: %s: %zu records of %s: %zu matched an input section of the link (%.1f%%), "
+		"%zu matched a common symbol (-fcommon: under COMMON, no input section to order), "
 		"%zu in sections the linker made (counted as matched), %zu in sections the link no longer has or that changed size, "
 		"%zu in a section that does not define the function the trace names, %zu outside every input "
-		"section\n", name, total, object->path, m->matched, 100 * rate, m->linker, m->stale, m->renamed,
+		"section\n", name, total, path, m->matched, 100 * rate, m->common, m->linker, m->stale, m->renamed,
 		m->outside);
+	free(path);
 	if (total && rate >= min_match)
 		return 0;
 	error("%s: only %.1f%% of the trace matches this link (at least %.0f%% needed: --min-match): %s%s", name,

@@ -265,19 +265,26 @@ static char *provenance(const struct hot_order *hot, size_t units, char **args, 
 		: xasprintf("deporder (linkopt %s): %zu units in dependency order", LINKOPT_VERSION, units);
 	size_t k;
 
+	/* One line, whatever the names hold: each quoted as a trace quotes it. */
 	for (k = 0; k < opt.trace_count; k++) {
-		char *more = xasprintf("%s%s %s", text, k ? "," : "", opt.traces[k]);
+		char *name = trace_quote(opt.traces[k]);
+		char *more = xasprintf("%s%s %s", text, k ? "," : "", strstr(name, "*/") ? "..." : name);
 
+		free(name);
 		free(text);
 		text = more;
 	}
 	append(&text, "; link:");
 	for (k = 0; k < (size_t)count && k < 64; k++) {
+		char *arg;
+
 		/* the driver's temporary files say nothing of the link */
 		if (strstr(args[k], "-fresolution="))
 			continue;
+		arg = trace_quote(args[k]);
 		append(&text, " ");
-		append(&text, strstr(args[k], "*/") ? "..." : args[k]);
+		append(&text, strstr(arg, "*/") ? "..." : arg);
+		free(arg);
 	}
 	return text;
 }

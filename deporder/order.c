@@ -261,12 +261,34 @@ struct unit_section *order_compute(struct link *link, const struct unit_section 
 	return out;
 }
 
+/* name as a part of a GNU ld script's file pattern: each byte ld's lexer
+   cannot take in a name (a blank, a quote, a byte of UTF-8...) or would
+   read as a wildcard or the archive separator ':' becomes the wildcard
+   '?', which matches it. */
+static char *ld_pattern_part(const char *name)
+{
+	char *part = xstrdup(name), *p;
+
+	for (p = part; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		      strchr("_/.-+$~", *p)))
+			*p = '?';
+	return part;
+}
+
 /* GNU ld's file pattern for a unit: the path, or archive:member. */
 static char *file_pattern(const struct unit *u)
 {
-	if (u->is_member && !u->input->archive->thin)
-		return xasprintf("%s:%s", u->input->path, u->input->archive->members[u->member].name);
-	return xstrdup(u->name);
+	char *path, *member, *pattern;
+
+	if (!u->is_member || u->input->archive->thin)
+		return ld_pattern_part(u->name);
+	path = ld_pattern_part(u->input->path);
+	member = ld_pattern_part(u->input->archive->members[u->member].name);
+	pattern = xasprintf("%s:%s", path, member);
+	free(path);
+	free(member);
+	return pattern;
 }
 
 /* The names lld and mold order us by: the functions and data objects it

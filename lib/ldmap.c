@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* memrchr */
 #include "ldmap.h"
 #include "util.h"
 
@@ -26,14 +27,16 @@ static bool address_size_file(const char *s, uint64_t *address, uint64_t *size, 
 	return true;
 }
 
-static void add(struct ldmap *map, const char *name, const char *output, uint64_t address, uint64_t size,
-		const char *file)
+/* Adds an input section; returns 1 + its index, or 0 for one of size 0
+   (left out). */
+static size_t add(struct ldmap *map, const char *name, const char *output, uint64_t address, uint64_t size,
+		  const char *file)
 {
 	struct ldmap_section *s;
 	size_t len = strlen(file);
 
 	if (!size)
-		return;
+		return 0;
 	while (len && isspace((unsigned char)file[len - 1]))
 		len--;
 	s = ARRAY_PUSH(map->sections, map->count, map->capacity);
@@ -42,6 +45,8 @@ static void add(struct ldmap *map, const char *name, const char *output, uint64_
 	s->output = xstrdup(output);
 	s->address = address;
 	s->size = size;
+	s->symbol_first = s->symbol_count = 0;
+	return map->count;
 }
 
 /* A symbol line: "                0xADDR                NAME" (an
@@ -58,12 +63,16 @@ static bool symbol_line(const char *line, uint64_t *address, const char **name)
 	return !strpbrk(*name, " =(");
 }
 
-/* "OUTPUT(NAME FORMAT)": the link's output. */
-static void output_line(struct ldmap *map, const char *line)
+/* "OUTPUT(NAME FORMAT)": the link's output, whose NAME may hold blanks
+   and newlines (ld writes it as it is; the format name has neither). */
+static void output_line(struct ldmap *map, const char *text)
 {
-	const char *start = line + 7;
-	size_t len = strcspn(start, " )");
+	const char *start = text + 7, *close = strrchr(start, ')');
+	size_t len = close ? (size_t)(close - start) : strlen(start);
+	const char *blank = memrchr(start, ' ', len);
 
+	if (blank)
+		len = blank - start;
 	*ARRAY_PUSH(map->outputs, map->output_count, map->output_capacity) = xstrndup(start, len);
 }
 
@@ -97,7 +106,45 @@ struct reader {
 	bool loaded;               /* it is loaded (not .debug_*, .comment) */
 	bool address_next;         /* its name was alone on its line */
 	char *pending;             /* an input section name alone on its line */
+	bool file_open;            /* the last line ended with an input file's name */
+	size_t file_section;       /* 1 + the index of the section it is of, or 0 */
+	size_t last_section;       /* 1 + the index of the output section's last input section, or 0 */
+	char *open_output;         /* an OUTPUT( statement whose ')' has not come yet */
 };
+
+/* ld writes a file name as it is, a newline in it too: a line that starts
+   in the first column right after an input section's line (where ld
+   writes no such line: an output section follows a blank line or a
+   pattern line) is the rest of the file's name. */
+static void continue_file_name(struct reader *r, const char *line)
+{
+	struct ldmap_section *s;
+	char *joined;
+
+	if (!r->file_section)
+		return;
+	s = &r->map->sections[r->file_section - 1];
+	joined = xasprintf("%s\n%s", s->file, line);
+	free(s->file);
+	s->file = joined;
+}
+
+/* A line of an OUTPUT( statement (ld writes a newline in the name as it
+   is): collects it until the closing ')'. */
+static void output_statement(struct reader *r, const char *line)
+{
+	char *joined = r->open_output ? xasprintf("%s\n%s", r->open_output, line) : xstrdup(line);
+	size_t len = strlen(joined);
+
+	free(r->open_output);
+	r->open_output = NULL;
+	if (len && joined[len - 1] == ')') {
+		output_line(r->map, joined);
+		free(joined);
+	} else {
+		r->open_output = joined;
+	}
+}
 
 /* An output section: ".text   0x... 0x..." or its name alone.  Sections
    at address 0 are not loaded: their inputs' addresses are offsets and
@@ -114,6 +161,7 @@ static void output_section(struct reader *r, const char *line)
 		r->loaded = address != 0;
 	free(r->pending);
 	r->pending = NULL;
+	r->last_section = 0;
 }
 
 /* A line inside an output section: its address (after a long name), a
@@ -141,21 +189,31 @@ static void inside_output(struct reader *r, const char *line)
 
 		sym->name = xstrdup(file);
 		sym->address = address;
+		if (r->last_section) {
+			struct ldmap_section *s = &r->map->sections[r->last_section - 1];
+
+			if (!s->symbol_count++)
+				s->symbol_first = r->map->symbol_count - 1;
+		}
 		return;
 	}
 	if (r->pending) {
-		if (address_size_file(line, &address, &size, &file))
-			add(r->map, r->pending, r->output, address, size, file);
+		if (address_size_file(line, &address, &size, &file)) {
+			r->file_open = true;
+			r->file_section = r->last_section = add(r->map, r->pending, r->output, address, size, file);
+		}
 		free(r->pending);
 		r->pending = NULL;
 		return;
 	}
 	if (line[0] != ' ' || line[1] == ' ' || line[1] == '*' || !line[1] || sscanf(line + 1, "%4095s", name) != 1)
 		return;
-	if (!line[1 + strlen(name)])
+	if (!line[1 + strlen(name)]) {
 		r->pending = xstrdup(name);
-	else if (address_size_file(line + 1 + strlen(name), &address, &size, &file))
-		add(r->map, name, r->output, address, size, file);
+	} else if (address_size_file(line + 1 + strlen(name), &address, &size, &file)) {
+		r->file_open = true;
+		r->file_section = r->last_section = add(r->map, name, r->output, address, size, file);
+	}
 }
 
 int ldmap_read(const char *path, struct ldmap *map, char **why)
@@ -174,15 +232,23 @@ int ldmap_read(const char *path, struct ldmap *map, char **why)
 		return -1;
 	}
 	while ((len = getline(&line, &cap, f)) > 0) {
+		bool file_open = r.file_open;
+
 		if (line[len - 1] == '\n')
 			line[--len] = '\0';
-		if (!strncmp(line, "Linker script and memory map", 28)) {
+		r.file_open = false;
+		if (r.open_output) {
+			output_statement(&r, line);
+		} else if (in_map && file_open && line[0] && line[0] != ' ') {
+			continue_file_name(&r, line);
+			r.file_open = true;
+		} else if (!strncmp(line, "Linker script and memory map", 28)) {
 			in_map = true;
 			map->map_headers++;
 		} else if (!in_map) {
 			continue;
 		} else if (!strncmp(line, "OUTPUT(", 7)) {
-			output_line(map, line);
+			output_statement(&r, line);
 		} else if (line[0] && line[0] != ' ') {
 			output_section(&r, line);
 		} else {
@@ -191,6 +257,7 @@ int ldmap_read(const char *path, struct ldmap *map, char **why)
 	}
 	free(line);
 	free(r.pending);
+	free(r.open_output);
 	fclose(f);
 	if (!in_map) {
 		*why = xstrdup("not a GNU ld map file (no 'Linker script and memory map')");

@@ -7,10 +7,12 @@
 #include <stdint.h>
 
 struct ldmap_section {
-	char *file;            /* as ld names it: path, or archive(member) */
+	char *file;            /* as ld names it: path, or archive(member); blanks, tabs and
+				  newlines in it too (ld writes them as they are) */
 	char *name;            /* input section name */
 	char *output;          /* output section it went to */
 	uint64_t address, size;
+	size_t symbol_first, symbol_count; /* the symbols the map lists under it: map->symbols[first...] */
 };
 
 /* A symbol the map lists under its input section (ld lists the global
@@ -25,7 +27,8 @@ struct ldmap {
 	size_t count, capacity;
 	struct ldmap_symbol *symbols;   /* in map order */
 	size_t symbol_count, symbol_capacity;
-	char **outputs;                 /* OUTPUT(NAME ...) lines, in order: one per link */
+	char **outputs;                 /* OUTPUT(NAME FORMAT) statements' NAMEs, in order: one
+					   per link */
 	size_t output_count, output_capacity;
 	size_t map_headers;             /* "Linker script and memory map" lines: one per link */
 };

@@ -9,43 +9,223 @@
 #include <string.h>
 
 static const char *const format_names[] = { [TRACE_PAGEIN] = "pagein", [TRACE_CYGTRACE] = "cygtrace" };
-static const char *const magic_lines[] = { [TRACE_PAGEIN] = "# pagein 1", [TRACE_CYGTRACE] = "# cygtrace 1" };
+
+/* The versions this reader reads: 1 wrote paths bare, so a path with a
+   blank was cut at it; 2 quotes what needs quoting and ends pagein traces
+   with "# end" too. */
+#define OLDEST_VERSION 1
+#define NEWEST_VERSION 2
+
+/* A byte a bare field cannot hold. */
+static bool needs_quoting(unsigned char c)
+{
+	return c <= ' ' || c == 0x7f || c == '"' || c == '\\';
+}
+
+char *trace_quote(const char *text)
+{
+	const unsigned char *p;
+	char *quoted, *q;
+	bool bare = *text != '\0';
+
+	for (p = (const unsigned char *)text; *p && bare; p++)
+		bare = !needs_quoting(*p);
+	if (bare)
+		return xstrdup(text);
+	q = quoted = xmalloc(4 * strlen(text) + 3);
+	*q++ = '"';
+	for (p = (const unsigned char *)text; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			q += sprintf(q, "\\%c", *p);
+		else if (*p == '\n')
+			q += sprintf(q, "\\n");
+		else if (*p == '\t')
+			q += sprintf(q, "\\t");
+		else if (*p == '\r')
+			q += sprintf(q, "\\r");
+		else if (*p < ' ' || *p == 0x7f)
+			q += sprintf(q, "\\x%02x", *p);
+		else
+			*q++ = (char)*p;
+	}
+	*q++ = '"';
+	*q = '\0';
+	return quoted;
+}
+
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* A field of a version 2 line at *p (trace_quote's form): *value gets it
+   (newly allocated) and *p moves past it.  NULL, or what is wrong. */
+static const char *read_field(const char **p, char **value)
+{
+	const char *s = *p;
+	char *out;
+	size_t n = 0;
+
+	*value = NULL;
+	if (*s != '"') {
+		size_t len = strcspn(s, " ");
+
+		if (!len)
+			return "an empty field";
+		*value = xstrndup(s, len);
+		*p = s + len;
+		return NULL;
+	}
+	out = xmalloc(strlen(s));
+	for (s++; *s != '"'; s++) {
+		int high, low;
+
+		if (!*s) {
+			free(out);
+			return "a quoted field without its closing quote";
+		}
+		if (*s != '\\') {
+			out[n++] = *s;
+			continue;
+		}
+		switch (*++s) {
+		case '"': case '\\': out[n++] = *s; break;
+		case 'n': out[n++] = '\n'; break;
+		case 't': out[n++] = '\t'; break;
+		case 'r': out[n++] = '\r'; break;
+		case 'x':
+			high = hex_digit(s[1]);
+			low = high < 0 ? -1 : hex_digit(s[2]);
+			if (low < 0 || (high == 0 && low == 0)) {
+				free(out);
+				return "a bad \\x escape in a quoted field";
+			}
+			out[n++] = (char)(high * 16 + low);
+			s += 2;
+			break;
+		default:
+			free(out);
+			return "an unknown escape in a quoted field";
+		}
+	}
+	out[n] = '\0';
+	*value = out;
+	*p = s + 1;
+	return NULL;
+}
+
+/* A version 1 object-table line, whose path runs to the last " build-id "
+   or " 0x" (paths with a blank, which that version wrote bare, still read):
+   1 for an object line, 2 for a segment line (*path, numbers and build_id
+   set), 0 for any other line. */
+static int parse_object_line_v1(const char *line, char **path, uint64_t *numbers, char *build_id)
+{
+	const char *start, *end = NULL, *p;
+	int used = 0;
+
+	if (!strncmp(line, "# object ", 9)) {
+		start = line + 9;
+		for (p = strstr(start, " build-id "); p; p = strstr(p + 1, " build-id "))
+			end = p;
+		if (!end || sscanf(end, " build-id %255s base 0x%" SCNx64 "%n", build_id, &numbers[0], &used) != 2 ||
+		    end[used])
+			return 0;
+		*path = xstrndup(start, end - start);
+		return 1;
+	}
+	if (strncmp(line, "# segment ", 10))
+		return 0;
+	start = line + 10;
+	for (p = strstr(start, " 0x"); p; p = strstr(p + 1, " 0x"))
+		end = p;
+	if (!end || sscanf(end, " 0x%" SCNx64 "-0x%" SCNx64 "%n", &numbers[0], &numbers[1], &used) != 2 || end[used])
+		return 0;
+	*path = xstrndup(start, end - start);
+	return 2;
+}
+
+/* A version 2 object-table line: as parse_object_line_v1, and -2 with
+   *bad set for an object or segment line that does not read. */
+static int parse_object_line_v2(const char *line, char **path, uint64_t *numbers, char *build_id, const char **bad)
+{
+	const char *p;
+	int kind, used = 0;
+
+	if (!strncmp(line, "# object ", 9))
+		kind = 1;
+	else if (!strncmp(line, "# segment ", 10))
+		kind = 2;
+	else
+		return 0;
+	p = line + (kind == 1 ? 9 : 10);
+	if ((*bad = read_field(&p, path)))
+		return -2;
+	if (kind == 1 ? sscanf(p, " build-id %255s base 0x%" SCNx64 "%n", build_id, &numbers[0], &used) != 2
+		      : sscanf(p, " 0x%" SCNx64 "-0x%" SCNx64 "%n", &numbers[0], &numbers[1], &used) != 2) {
+		*bad = kind == 1 ? "an object line that is not '# object PATH build-id ID base 0xB'"
+				 : "a segment line that is not '# segment PATH 0xS-0xE'";
+		free(*path);
+		*path = NULL;
+		return -2;
+	}
+	if (p[used]) {
+		*bad = "more after an object-table line";
+		free(*path);
+		*path = NULL;
+		return -2;
+	}
+	return kind;
+}
 
 /* An object-table line ("# object PATH build-id ID base 0xB" or "# segment
    PATH 0xS-0xE", the same in both formats): 1 if it was one, 0 if not, -1
-   for a segment of an object not declared before it. */
-static int parse_object_line(struct trace *t, const char *line)
+   with *bad set for a line that does not read or a segment of an object
+   not declared before it. */
+static int parse_object_line(struct trace *t, const char *line, const char **bad)
 {
-	char path[4096], build_id[256];
-	uint64_t base, start, end;
+	char *path = NULL, build_id[256];
+	uint64_t numbers[2];
 	size_t i;
+	int kind = t->version == 1 ? parse_object_line_v1(line, &path, numbers, build_id)
+				   : parse_object_line_v2(line, &path, numbers, build_id, bad);
 
-	if (sscanf(line, "# object %4095s build-id %255s base 0x%" SCNx64, path, build_id, &base) == 3) {
+	if (kind <= 0)
+		return kind == 0 ? 0 : -1;
+	if (kind == 1) {
 		struct trace_object *o = ARRAY_PUSH(t->objects, t->object_count, t->object_capacity);
 
 		memset(o, 0, sizeof(*o));
-		o->path = xstrdup(path);
+		o->path = path;
 		o->build_id = xstrdup(build_id);
-		o->base = base;
+		o->base = numbers[0];
 		return 1;
 	}
-	if (sscanf(line, "# segment %4095s 0x%" SCNx64 "-0x%" SCNx64, path, &start, &end) != 3)
-		return 0;
 	for (i = t->object_count; i-- > 0;) {
 		struct trace_object *o = &t->objects[i];
 
 		if (!strcmp(o->path, path)) {
 			*ARRAY_PUSH(o->segments, o->segment_count, o->segment_capacity) =
-				(struct trace_segment){ start, end };
+				(struct trace_segment){ numbers[0], numbers[1] };
+			free(path);
 			return 1;
 		}
 	}
+	free(path);
+	*bad = "a segment of an object not declared before it";
 	return -1;
 }
 
 /* A header line of either format; NULL, or what is wrong with it. */
 static const char *parse_header(struct trace *t, char *line, bool *end_seen)
 {
+	const char *bad = NULL;
+
 	if (!strncmp(line, "# command: ", 11)) {
 		free(t->command);
 		t->command = xstrdup(line + 11);
@@ -65,9 +245,32 @@ static const char *parse_header(struct trace *t, char *line, bool *end_seen)
 		if (!n || *end || n < 256 || n > (1ull << 30) || (n & (n - 1)))
 			return "the page size is not a power of two from 256 to 1073741824";
 		t->page_size = n;
-	} else if (parse_object_line(t, line) < 0) {
-		return "a segment of an object not declared before it";
+	} else if (parse_object_line(t, line, &bad) < 0) {
+		return bad;
 	}
+	return NULL;
+}
+
+/* Version 2's "SYMBOL (in OBJECT)" at rest into e; NULL, or what is wrong. */
+static const char *parse_symbol_and_object(const char *rest, struct trace_event *e)
+{
+	const char *bad = read_field(&rest, &e->symbol);
+	size_t len;
+
+	if (bad || !*rest)
+		return bad;
+	if (strncmp(rest, " (in ", 5))
+		return "more after a record's symbol than its object";
+	rest += 5;
+	if (*rest == '"') {
+		if ((bad = read_field(&rest, &e->object)))
+			return bad;
+		return strcmp(rest, ")") ? "more after a record's object" : NULL;
+	}
+	len = strlen(rest);
+	if (len < 2 || rest[len - 1] != ')' || memchr(rest, ' ', len))
+		return "a record's object that is not '(in OBJECT)'";
+	e->object = xstrndup(rest, len - 1);
 	return NULL;
 }
 
@@ -84,14 +287,24 @@ static const char *parse_pagein_event(struct trace *t, char *line)
 	if (!strchr("FO", e.kind))
 		e.size = t->page_size;
 	rest = line + used;
-	while (*rest == ' ')
-		rest++;
-	in = strstr(rest, " (in ");
-	if (in && in[strlen(in) - 1] == ')') {
-		e.object = xstrndup(in + 5, strlen(in + 5) - 1);
-		e.symbol = xstrndup(rest, in - rest);
+	if (t->version >= 2) {
+		const char *bad = *rest == ' ' ? parse_symbol_and_object(rest + 1, &e) : "not a pagein record";
+
+		if (bad) {
+			free(e.symbol);
+			free(e.object);
+			return bad;
+		}
 	} else {
-		e.symbol = xstrdup(rest);
+		while (*rest == ' ')
+			rest++;
+		in = strstr(rest, " (in ");
+		if (in && in[strlen(in) - 1] == ')') {
+			e.object = xstrndup(in + 5, strlen(in + 5) - 1);
+			e.symbol = xstrndup(rest, in - rest);
+		} else {
+			e.symbol = xstrdup(rest);
+		}
 	}
 	*ARRAY_PUSH(t->events, t->event_count, t->event_capacity) = e;
 	return NULL;
@@ -113,14 +326,22 @@ static const char *parse_cygtrace_event(struct trace *t, char *line)
 	return NULL;
 }
 
-/* The format whose magic line starts line, or -1. */
-static int format_of(const char *line)
+/* The format a magic line ("# pagein 2 (linkopt 0.1)") names, with its
+   version in *version; -1 if it names neither. */
+static int format_of(const char *line, long *version)
 {
 	int f;
 
-	for (f = TRACE_PAGEIN; f <= TRACE_CYGTRACE; f++)
-		if (!strncmp(line, magic_lines[f], strlen(magic_lines[f])))
-			return f;
+	for (f = TRACE_PAGEIN; f <= TRACE_CYGTRACE; f++) {
+		size_t n = strlen(format_names[f]);
+		char *end;
+
+		if (strncmp(line, "# ", 2) || strncmp(line + 2, format_names[f], n) || line[2 + n] != ' ' ||
+		    line[3 + n] < '0' || line[3 + n] > '9')
+			continue;
+		*version = strtol(line + 3 + n, &end, 10);
+		return *end && *end != ' ' ? -1 : f;
+	}
 	return -1;
 }
 
@@ -130,6 +351,31 @@ static char *not_a_trace(int expected, const char *detail)
 	if (expected >= 0)
 		return xasprintf("not a %s trace (%s)", format_names[expected], detail);
 	return xasprintf("not a pagein or cygtrace trace (%s)", detail);
+}
+
+/* The first line: sets t's format and version; NULL, or why the file is
+   not a trace to read (newly allocated).  expected as read_trace's. */
+static char *read_first_line(struct trace *t, const char *line, int expected)
+{
+	long version = 0;
+	int format = format_of(line, &version);
+
+	if (format < 0 || (expected >= 0 && format != expected)) {
+		char *detail = expected >= 0 ? xasprintf("no '# %s VERSION' header", format_names[expected])
+					     : xstrdup("no '# pagein VERSION' or '# cygtrace VERSION' header");
+		char *why = not_a_trace(expected, detail);
+
+		free(detail);
+		return why;
+	}
+	if (version < OLDEST_VERSION || version > NEWEST_VERSION)
+		return xasprintf("a %s trace of format version %ld, which this reader does not know (it reads versions "
+				 "%d to %d)", format_names[format], version, OLDEST_VERSION, NEWEST_VERSION);
+	t->format = format;
+	t->version = (int)version;
+	if (format == TRACE_PAGEIN)
+		t->page_size = 4096;
+	return NULL;
 }
 
 /* expected: a format, or -1 for either. */
@@ -160,22 +406,8 @@ static int read_trace(const char *path, int expected, struct trace *t, char **wh
 			break;
 		}
 		line[--len] = '\0';
-		if (number == 1) {
-			int format = format_of(line);
-
-			if (format < 0 || (expected >= 0 && format != expected)) {
-				char *detail = expected >= 0 ? xasprintf("no '%s' header", magic_lines[expected])
-							     : xasprintf("no '%s' or '%s' header", magic_lines[TRACE_PAGEIN],
-									 magic_lines[TRACE_CYGTRACE]);
-
-				*why = not_a_trace(expected, detail);
-				free(detail);
-				break;
-			}
-			t->format = format;
-			if (format == TRACE_PAGEIN)
-				t->page_size = 4096;
-		}
+		if (number == 1 && (*why = read_first_line(t, line, expected)))
+			break;
 		if (line[0] == '#')
 			bad = parse_header(t, line, &end_seen);
 		else if (!line[0])
@@ -199,7 +431,10 @@ static int read_trace(const char *path, int expected, struct trace *t, char **wh
 		trace_free(t);
 		return -1;
 	}
-	t->complete = t->format == TRACE_CYGTRACE ? end_seen : !cut;
+	if (t->format == TRACE_CYGTRACE || t->version >= 2)
+		t->complete = end_seen && !cut;
+	else
+		t->complete = !cut;
 	return 0;
 }
 

@@ -2,7 +2,10 @@
    pagein's first touches of code and data pages, functions and data
    objects (format in pagein/pg_main.c and pagein(1)), or cygtrace's first
    function entries and call edges (cygtrace(1)).  Both formats open with a
-   magic line and share the object table. */
+   magic line ("# pagein 2", "# cygtrace 2"; version 1 is read too) and
+   share the object table.  From version 2 a path, a symbol or a word of a
+   command is written bare when it can be (trace_quote), and a trace ends
+   with "# end". */
 #ifndef LINKOPT_TRACE_H
 #define LINKOPT_TRACE_H
 
@@ -38,7 +41,7 @@ struct trace_event {
 				    cygtrace in nanoseconds */
 	uint64_t ip;             /* pagein: the instruction that touched it; cygtrace: the call site */
 	uint32_t thread;         /* cygtrace: the thread's id; pagein: 0 (not recorded) */
-	char *symbol;            /* pagein: as the tool named it (maybe ""); cygtrace: NULL */
+	char *symbol;            /* pagein: as the tool named it (maybe "", maybe with blanks); cygtrace: NULL */
 	char *object;            /* pagein: the object the tool named, or NULL; cygtrace: NULL */
 };
 
@@ -50,12 +53,14 @@ struct trace_edge {
 struct trace {
 	char *path;
 	enum trace_format format;
-	char *command;           /* or NULL */
+	int version;             /* of the format: 1 or 2 */
+	char *command;           /* as the trace spells it (version 2: each word as trace_quote
+				    writes it), or NULL */
 	long pid;
 	uint64_t page_size;      /* pagein: its header's, 4096 without one; cygtrace: 0 */
 	char *reason;            /* cygtrace: exit, stop or fork; otherwise NULL */
-	bool complete;           /* cygtrace: it ends with "# end"; pagein, which writes no
-				    end line: no line was cut short */
+	bool complete;           /* it ends with "# end"; a pagein trace of version 1, which
+				    has no end line: no line was cut short */
 	struct trace_object *objects;
 	size_t object_count, object_capacity;
 	struct trace_event *events;
@@ -65,10 +70,10 @@ struct trace {
 	bool full;               /* the recorder ran out of room: later first touches are missing */
 };
 
-/* Reads a trace of either format, told apart by its first line ("# pagein 1"
-   or "# cygtrace 1"); a last line cut short by a killed run is ignored.
-   Returns 0, or -1 with *why set (newly allocated; "line N: ..." for a bad
-   line). */
+/* Reads a trace of either format, told apart by its first line ("# pagein
+   N" or "# cygtrace N", N 1 or 2; another version is refused, naming it); a
+   last line cut short by a killed run is ignored.  Returns 0, or -1 with
+   *why set (newly allocated; "line N: ..." for a bad line). */
 int trace_read(const char *path, struct trace *trace, char **why);
 
 /* trace_read for a reader of one format: a file of the other, or of
@@ -84,6 +89,14 @@ bool trace_object_holds(const struct trace_object *object, uint64_t address);
 /* The first object whose path matches glob (fnmatch), or without glob the
    first object (the main program); NULL if there is none. */
 const struct trace_object *trace_object_matching(const struct trace *trace, const char *glob);
+
+/* text as a trace of version 2 writes a path, a symbol or a word of a
+   command (a new string): as it is when it is not empty and holds no byte
+   from 0 to 32 (blank, tab, newline...), 127, '"' or '\'; otherwise in
+   double quotes with \\, \", \n, \t, \r and \xHH for those.  Every other
+   byte, UTF-8 or not, stands for itself.  For text output too: a field
+   that cannot run into the next one. */
+char *trace_quote(const char *text);
 
 /* Frees what trace_read allocated. */
 void trace_free(struct trace *trace);

@@ -61,8 +61,10 @@ static const struct cli_command command = {
 		"Time is counted in guest instructions.  `pagein report` reads the traces\n"
 		"(pagein-report).  See pagein(1).\n",
 	.options = options,
-	.footer = "Exit status: COMMAND's own; 1 when pagein cannot run it or no trace was\n"
-		  "written; 2 wrong usage.\n",
+	.footer = "Exit status: COMMAND's own when its complete trace was written; when none\n"
+		  "was (pagein cannot run COMMAND, a write failed, COMMAND exec'd without\n"
+		  "--trace-children=yes), COMMAND's status if that is not 0, else 1: 0 always\n"
+		  "means a complete trace.  2 wrong usage.\n",
 	.flags = CLI_STOP_AT_OPERAND,
 	.min_operands = 1,
 	.missing = "no command to run",
@@ -224,7 +226,10 @@ static void pass_signal_on(int signal_number, siginfo_t *info, void *context)
 }
 
 /* Runs valgrind's command vg_argv for program; returns the program's exit
-   status, or 1 at least (after saying why) when it wrote no trace. */
+   status.  When no complete trace was written (the tool removes one whose
+   writing failed, so that an earlier file stays as it was), it says so and
+   returns that status if it is not 0, else 1: 0 always means a complete
+   trace, and a failed program's own status is kept. */
 static int run_traced(char **vg_argv, const char *program)
 {
 	const char *pattern = out_file ? out_file : "pagein.%p";

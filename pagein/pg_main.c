@@ -4,9 +4,12 @@
    in "What every programmer should know about memory", section 7.5.
 
    Output: one file per process, pagein.<pid> by default (--out-file, %p is
-   the pid).  Lines starting with '#' are the header and the object table:
+   the pid), written as FILE.tmp and renamed to FILE when the process ends;
+   when a write fails (a full disk) FILE.tmp is removed and FILE, if there
+   was one, stays as it was (the launcher, seeing no new FILE, exits
+   non-zero).  Lines starting with '#' are the header and the object table:
 
-     # pagein 1 (linkopt VERSION)
+     # pagein 2 (linkopt VERSION)
      # command: PROGRAM ARGS...
      # pid: PID
      # page-size: N
@@ -14,7 +17,14 @@
      #   has no cycle counter)
      # columns: SEQ ADDRESS KIND TIME IP: SYMBOL (in OBJECT)
      # object PATH build-id HEX|none base 0xBASE
-     # segment PATH 0xSTART-0xEND PERMS offset 0xOFFSET
+     # segment PATH 0xSTART-0xEND
+
+   PATH, OBJECT, SYMBOL and each word of the command are written as they
+   are when they hold no blank, no control character (bytes 0 to 31, 127),
+   no '"' and no '\' and are not empty; otherwise in double quotes, with
+   \\, \", \n, \t, \r and \xHH for those bytes (lib/trace.c,
+   trace_quote, reads it).  Every other byte stands for itself.  Version 1
+   wrote them bare, so a path with a blank did not read back.
 
    An object line and its segment lines (from the file's PT_LOAD program
    headers, so .bss is included) appear when the object is first mapped,
@@ -31,7 +41,9 @@
    Code and data pages are tracked apart: a page may be reported as C and
    as D.  Pages of valgrind's own preload objects are not reported; the
    stack under valgrind is not where it is natively, so S pages say nothing
-   about a native run's stack addresses. */
+   about a native run's stack addresses.  The last line is "# end": a trace
+   without it is incomplete.  A symbol longer than 16384 bytes of output is
+   cut. */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
@@ -119,19 +131,28 @@ static HChar *out_temporary;    /* written here, renamed at the end */
 static Int out_fd = -1;
 static HChar out_buffer[65536];
 static Int out_used;
-static Bool out_failed;
+static Int out_error;           /* the errno of the first write that failed, or 0 */
 
+/* The line being built (line_add, line_field), written whole by line_end:
+   a field is at most 4 * 4096 bytes (a path) or SYMBOL_ROOM, so a line
+   always fits. */
+#define LINE_ROOM 40960
+#define SYMBOL_ROOM 16384
+static HChar line_text[LINE_ROOM];
+static Int line_length;
+
+/* After one write failed nothing more is written: the trace is lost, and
+   a later write that succeeds (space freed meanwhile) would only hide a
+   hole in it. */
 static void out_flush(void)
 {
 	Int done = 0;
 
-	while (out_fd >= 0 && done < out_used) {
+	while (out_fd >= 0 && !out_error && done < out_used) {
 		Int n = VG_(write)(out_fd, out_buffer + done, out_used - done);
 
 		if (n <= 0) {
-			if (!out_failed)
-				VG_(umsg)("pagein: %s: write failed; the trace is incomplete\n", out_temporary);
-			out_failed = True;
+			out_error = n < 0 ? -n : VKI_ENOSPC;
 			break;
 		}
 		done += n;
@@ -139,19 +160,91 @@ static void out_flush(void)
 	out_used = 0;
 }
 
+static const HChar *error_text(Int error)
+{
+	static HChar text[32];
+
+	switch (error) {
+	case VKI_ENOSPC: return "No space left on device";
+	case VKI_EFBIG: return "File too large";
+	case VKI_EIO: return "Input/output error";
+	case 122: return "Disk quota exceeded"; /* EDQUOT, which vki-linux.h lacks */
+	}
+	VG_(snprintf)(text, sizeof(text), "error %d", error);
+	return text;
+}
+
 /* Appends one whole line; flushes only at line boundaries, so a process
    killed outright leaves complete lines only. */
-static void out_line(const HChar *line)
+static void out_line(const HChar *line, Int len)
 {
-	Int len = VG_(strlen)(line);
-
 	if (out_used + len + 1 > (Int)sizeof(out_buffer))
 		out_flush();
-	if (len + 1 > (Int)sizeof(out_buffer))
-		len = sizeof(out_buffer) - 2;
+	tl_assert(len + 1 <= (Int)sizeof(out_buffer));
 	VG_(memcpy)(out_buffer + out_used, line, len);
 	out_used += len;
 	out_buffer[out_used++] = '\n';
+}
+
+static void line_add(const HChar *format, ...) PRINTF_CHECK(1, 2);
+static void line_add(const HChar *format, ...)
+{
+	va_list ap;
+	UInt n;
+
+	va_start(ap, format);
+	n = VG_(vsnprintf)(line_text + line_length, LINE_ROOM - line_length, format, ap);
+	va_end(ap);
+	line_length += n < (UInt)(LINE_ROOM - line_length) ? (Int)n : LINE_ROOM - 1 - line_length;
+}
+
+static Bool needs_quoting(UChar c)
+{
+	return c <= ' ' || c == 0x7f || c == '"' || c == '\\';
+}
+
+/* Appends text as a field: bare when it can be, else in double quotes with
+   C escapes (the form lib/trace.c's trace_quote writes), in at most room
+   bytes; a field cut to fit stays well formed. */
+static void line_field(const HChar *text, Int room)
+{
+	const UChar *p;
+	Bool bare = *text != '\0';
+	Int end = line_length + room - 5 < LINE_ROOM - 5 ? line_length + room - 5 : LINE_ROOM - 5;
+
+	for (p = (const UChar *)text; *p && bare; p++)
+		bare = !needs_quoting(*p);
+	if (!bare)
+		line_text[line_length++] = '"';
+	for (p = (const UChar *)text; *p && line_length < end; p++) {
+		if (bare || !needs_quoting(*p) || *p == ' ')
+			line_text[line_length++] = *p;
+		else if (*p == '"' || *p == '\\')
+			line_length += VG_(sprintf)(line_text + line_length, "\\%c", *p);
+		else if (*p == '\n')
+			line_length += VG_(sprintf)(line_text + line_length, "\\n");
+		else if (*p == '\t')
+			line_length += VG_(sprintf)(line_text + line_length, "\\t");
+		else if (*p == '\r')
+			line_length += VG_(sprintf)(line_text + line_length, "\\r");
+		else
+			line_length += VG_(sprintf)(line_text + line_length, "\\x%02x", *p);
+	}
+	if (!bare)
+		line_text[line_length++] = '"';
+	line_text[line_length] = '\0';
+}
+
+static void line_end(void)
+{
+	out_line(line_text, line_length);
+	line_length = 0;
+}
+
+static void out_text(const HChar *text)
+{
+	line_add("%s", text);
+	line_end();
 }
 
 /* Set in a fork child: its trace goes beside the parent's. */
@@ -159,8 +252,7 @@ static Bool in_fork_child = False;
 
 static void out_open(void)
 {
-	HChar line[4096];
-	Int i, n;
+	Int i;
 	XArray *args = VG_(args_for_client);
 
 	out_path = VG_(expand_file_name)("--out-file", clo_out_file);
@@ -179,32 +271,44 @@ static void out_open(void)
 			  "and is writable\n", out_temporary);
 		VG_(exit)(1);
 	}
-	out_line("# pagein 1 (linkopt " PG_VERSION ")");
-	n = VG_(snprintf)(line, sizeof(line), "# command: %s", VG_(args_the_exename));
-	for (i = 0; args && i < VG_(sizeXA)(args) && n < (Int)sizeof(line) - 2; i++)
-		n += VG_(snprintf)(line + n, sizeof(line) - n, " %s", *(HChar **)VG_(indexXA)(args, i));
-	out_line(line);
-	VG_(sprintf)(line, "# pid: %d", VG_(getpid)());
-	out_line(line);
-	VG_(sprintf)(line, "# page-size: %lld", clo_page_size);
-	out_line(line);
-	out_line("# time: guest instructions executed since the first record "
+	out_text("# pagein 2 (linkopt " PG_VERSION ")");
+	line_add("# command: ");
+	line_field(VG_(args_the_exename), LINE_ROOM);
+	for (i = 0; args && i < VG_(sizeXA)(args) && line_length < LINE_ROOM / 2; i++) {
+		line_add(" ");
+		line_field(*(HChar **)VG_(indexXA)(args, i), LINE_ROOM / 2 - line_length);
+	}
+	line_end();
+	line_add("# pid: %d", VG_(getpid)());
+	line_end();
+	line_add("# page-size: %lld", clo_page_size);
+	line_end();
+	out_text("# time: guest instructions executed since the first record "
 		 "(valgrind has no cycle counter)");
-	out_line("# columns: SEQ ADDRESS KIND TIME IP: SYMBOL (in OBJECT)");
-	out_line("# kinds: C code page, D data page of an object, H heap, S stack, "
+	out_text("# columns: SEQ ADDRESS KIND TIME IP: SYMBOL (in OBJECT)");
+	out_text("# kinds: C code page, D data page of an object, H heap, S stack, "
 		 "A other anonymous memory, F function first executed (ADDRESS is its entry), "
 		 "O data object first used (ADDRESS is its start, SYMBOL its name)");
 }
 
+/* The trace replaces out_path only when all of it was written: an
+   incomplete one is removed and an earlier file of that name is kept. */
 static void out_close(void)
 {
-	out_flush();
 	if (out_fd < 0)
 		return;
+	out_text("# end");
+	out_flush();
 	VG_(close)(out_fd);
 	out_fd = -1;
-	if (VG_(rename)(out_temporary, out_path) != 0)
-		VG_(umsg)("pagein: %s: cannot rename to %s\n", out_temporary, out_path);
+	if (out_error) {
+		VG_(unlink)(out_temporary);
+		VG_(umsg)("pagein: %s: write failed: %s; the incomplete trace is removed and %s is not replaced\n",
+			  out_temporary, error_text(out_error), out_path);
+	} else if (VG_(rename)(out_temporary, out_path) != 0) {
+		VG_(unlink)(out_temporary);
+		VG_(umsg)("pagein: %s: cannot rename to %s; no trace written\n", out_temporary, out_path);
+	}
 }
 
 /*------------------------------------------------------------*/
@@ -326,17 +430,19 @@ static Object *object_at(Addr a)
 
 static void emit_object(const Object *o)
 {
-	HChar line[4200];
 	Int k;
 
 	if (o->valgrind)
 		return;
-	VG_(snprintf)(line, sizeof(line), "# object %s build-id %s base 0x%lx", o->path, o->build_id, o->base);
-	out_line(line);
+	line_add("# object ");
+	line_field(o->path, LINE_ROOM);
+	line_add(" build-id %s base 0x%lx", o->build_id, o->base);
+	line_end();
 	for (k = 0; k < o->range_count; k++) {
-		VG_(snprintf)(line, sizeof(line), "# segment %s 0x%lx-0x%lx", o->path, o->ranges[k].start,
-			      o->ranges[k].end);
-		out_line(line);
+		line_add("# segment ");
+		line_field(o->path, LINE_ROOM);
+		line_add(" 0x%lx-0x%lx", o->ranges[k].start, o->ranges[k].end);
+		line_end();
 	}
 }
 
@@ -433,37 +539,38 @@ static ULong counts[7];         /* by kind: C D H S A F O */
 
 static const HChar *kind_names = "CDHSAFO";
 
+/* SEQ 0xADDRESS KIND TIME 0xIP: SYMBOL (in OBJECT) */
+static void record_line(HChar kind, Addr address, Addr ip, ULong time, const HChar *symbol, const HChar *object)
+{
+	if (sequence == 0)
+		time_origin = time;
+	line_add("%4llu 0x%lx %c %12llu 0x%lx: ", ++sequence, address, kind, time - time_origin, ip);
+	line_field(symbol, SYMBOL_ROOM);
+	line_add(" (in ");
+	line_field(object, LINE_ROOM);
+	line_add(")");
+	line_end();
+	counts[VG_(strchr)(kind_names, kind) - kind_names]++;
+}
+
 static void record(HChar kind, Addr address, Addr ip, ULong time)
 {
-	HChar line[2048];
 	const HChar *fn = "???", *obj = NULL;
 	DiEpoch ep = VG_(current_DiEpoch)();
 	Object *o;
 
-	if (sequence == 0)
-		time_origin = time;
 	if (!VG_(get_fnname)(ep, ip, &fn))
 		fn = "???";
 	if (!VG_(get_objname)(ep, ip, &obj)) {
 		o = object_at(ip);
 		obj = o ? o->path : "???";
 	}
-	VG_(snprintf)(line, sizeof(line), "%4llu 0x%lx %c %12llu 0x%lx: %s (in %s)",
-		      ++sequence, address, kind, time - time_origin, ip, fn, obj);
-	out_line(line);
-	counts[VG_(strchr)(kind_names, kind) - kind_names]++;
+	record_line(kind, address, ip, time, fn, obj);
 }
 
 static void record_object(Addr start, Addr ip, ULong time, const HChar *name, const Object *o)
 {
-	HChar line[2048];
-
-	if (sequence == 0)
-		time_origin = time;
-	VG_(snprintf)(line, sizeof(line), "%4llu 0x%lx O %12llu 0x%lx: %s (in %s)",
-		      ++sequence, start, time - time_origin, ip, name, o->path);
-	out_line(line);
-	counts[6]++;
+	record_line('O', start, ip, time, name, o->path);
 }
 
 /* Data objects seen (--granularity=function): their start addresses. */
@@ -803,6 +910,7 @@ static void pg_atfork_child(ThreadId tid)
 
 	(void)tid;
 	out_used = 0;
+	out_error = 0;
 	in_fork_child = True;
 	if (out_fd >= 0)
 		VG_(close)(out_fd);

@@ -29,7 +29,7 @@ static const struct cli_command command = {
 		"other, libraries by file name).\n",
 	.options = options,
 	.footer = "Exit status: 0 success, 1 a file is unreadable or not a pagein trace,\n"
-		  "2 wrong usage.\n",
+		  "2 wrong usage.  An incomplete trace (no '# end' line) is read with a warning.\n",
 	.min_operands = 1,
 	.missing = "give one trace, or two to compare",
 };
@@ -109,7 +109,10 @@ static void print_text(const struct summary *s, bool timeline)
 	       (unsigned long long)t->page_size);
 	printf("  %-56s %10s %10s\n", "object", "code pages", "data pages");
 	for (i = 0; i < t->object_count; i++) {
-		printf("  %-56s %10zu %10zu\n", s->objects[i].object->path, s->objects[i].code, s->objects[i].data);
+		char *path = trace_quote(s->objects[i].object->path);
+
+		printf("  %-56s %10zu %10zu\n", path, s->objects[i].code, s->objects[i].data);
+		free(path);
 		total_code += s->objects[i].code;
 		total_data += s->objects[i].data;
 	}
@@ -127,15 +130,17 @@ static void print_text(const struct summary *s, bool timeline)
 	for (i = 0; i < t->event_count; i++) {
 		const struct trace_event *r = &t->events[i];
 		const struct trace_object *o = trace_object_at(t, r->address, 1);
-		char where[4200];
+		char *where, *name = o ? trace_quote(base_name(o->path)) : NULL, *symbol = trace_quote(r->symbol);
 
 		if (o)
-			snprintf(where, sizeof(where), "%s+0x%llx", base_name(o->path),
-				 (unsigned long long)(r->address - o->base));
+			where = xasprintf("%s+0x%llx", name, (unsigned long long)(r->address - o->base));
 		else
-			snprintf(where, sizeof(where), "0x%llx", (unsigned long long)r->address);
+			where = xasprintf("0x%llx", (unsigned long long)r->address);
 		printf("  %8llu %12llu %c %-32s %s\n", (unsigned long long)r->sequence, (unsigned long long)r->time,
-		       r->kind, where, r->symbol);
+		       r->kind, where, symbol);
+		free(where);
+		free(name);
+		free(symbol);
 	}
 }
 
@@ -199,11 +204,12 @@ static void print_side_by_side(const struct summary *a, const struct summary *b)
 	for (i = 0; i < a->trace->object_count; i++) {
 		const struct object_summary *x = &a->objects[i], *y = counterpart(a, i, b);
 		size_t yc = y ? y->code : 0, yd = y ? y->data : 0;
+		char *name = trace_quote(base_name(x->object->path));
 
 		ratio(r1, sizeof(r1), yc, x->code);
 		ratio(r2, sizeof(r2), yd, x->data);
-		printf("  %-40s %8zu %8zu %7s %8zu %8zu %7s\n", base_name(x->object->path), x->code, yc, r1, x->data,
-		       yd, r2);
+		printf("  %-40s %8zu %8zu %7s %8zu %8zu %7s\n", name, x->code, yc, r1, x->data, yd, r2);
+		free(name);
 	}
 	for (i = 1; i < b->trace->object_count; i++) {
 		size_t k;
@@ -212,9 +218,13 @@ static void print_side_by_side(const struct summary *a, const struct summary *b)
 		for (k = 1; k < a->trace->object_count; k++)
 			if (!strcmp(base_name(a->objects[k].object->path), base_name(b->objects[i].object->path)))
 				matched = true;
-		if (!matched)
-			printf("  %-40s %8s %8zu %7s %8s %8zu %7s\n", base_name(b->objects[i].object->path), "-",
-			       b->objects[i].code, "-", "-", b->objects[i].data, "-");
+		if (!matched) {
+			char *name = trace_quote(base_name(b->objects[i].object->path));
+
+			printf("  %-40s %8s %8zu %7s %8s %8zu %7s\n", name, "-", b->objects[i].code, "-", "-",
+			       b->objects[i].data, "-");
+			free(name);
+		}
 	}
 	printf("  heap %zu -> %zu, stack %zu -> %zu, other anonymous %zu -> %zu, functions %zu -> %zu\n", a->heap,
 	       b->heap, a->stack, b->stack, a->anonymous, b->anonymous, a->functions, b->functions);
@@ -239,6 +249,9 @@ int main(int argc, char **argv)
 			error("%s: %s", files[i], why);
 			return EXIT_INPUT;
 		}
+		if (!traces[i].complete)
+			warn("%s: the trace is incomplete (%s): its figures cover only part of the run", files[i],
+			     traces[i].version >= 2 ? "no '# end' line" : "its last line is cut short");
 		summarize(&traces[i], &summaries[i]);
 	}
 	json = format == 1;

@@ -38,7 +38,7 @@ status=$?
 ((status == 0)) || fail "pagein exited $status: $(head -5 err.txt)"
 [[ -f trace ]] || fail "no trace file"
 [[ ! -e trace.tmp ]] || fail "the temporary trace was left behind"
-head -1 trace | grep -q '^# pagein 1' || fail "no header"
+head -1 trace | grep -q '^# pagein 2' || fail "no header"
 expect_grep '^# time: guest instructions' trace "header"
 
 # Code: f3, f1, f2 in that order, each once, each page's first instruction
