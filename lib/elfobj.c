@@ -289,18 +289,18 @@ static int open_elf(struct elf_object *obj, const char *name, void *data, size_t
 	if (!elf_library_ready) {
 		if (elf_version(EV_CURRENT) == EV_NONE) {
 			*why = libelf_failure("elf_version");
-			return -1;
+			goto fail;
 		}
 		elf_library_ready = true;
 	}
 	if (!elfobj_is_elf(data, size)) {
 		*why = xstrdup("not an ELF file");
-		return -1;
+		goto fail;
 	}
 	elf = elf_memory(data, size);
 	if (!elf) {
 		*why = libelf_failure("elf_memory");
-		return -1;
+		goto fail;
 	}
 	obj->elf = elf;
 	obj->image = data;
