@@ -172,6 +172,8 @@ static bool read_response_file(const char *path, char ***out, int *count)
 
 	if (!f)
 		return false;
+	/* An empty quoted argument ('') is copied from the buffer: never NULL. */
+	grow_array(&buf, &bufcap, 1, 1);
 	while ((c = getc(f)) != EOF) {
 		if (!quote && (c == ' ' || c == '\t' || c == '\n' || c == '\r')) {
 			if (in_word) {
