@@ -495,11 +495,14 @@ bool elfobj_build_id(const struct elf_object *obj, char *hex, size_t hex_size)
 
 	for (i = 1; i < obj->section_count; i++) {
 		const struct elf_section *s = &obj->sections[i];
-		const unsigned char *p = obj->image + s->offset;
+		const unsigned char *p;
 		uint64_t off = 0;
 
+		/* The offset of a NOBITS or NULL section was never checked
+		   against the file: it may point anywhere. */
 		if (s->type != SHT_NOTE)
 			continue;
+		p = obj->image + s->offset;
 		while (off + 12 <= s->size) {
 			uint32_t namesz, descsz, type, k;
 
