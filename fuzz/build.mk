@@ -5,7 +5,7 @@
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 600
 FUZZ_SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
-FUZZ_CFLAGS = -std=gnu11 $(WARN) -I. -Ilib -Ideporder -g -O1 $(FUZZ_SANITIZE) -fsanitize=fuzzer-no-link
+FUZZ_CFLAGS = -std=gnu11 $(WARN) -I. -Ilib -g -O1 $(FUZZ_SANITIZE) -fsanitize=fuzzer-no-link
 FUZZ_LDFLAGS = $(FUZZ_SANITIZE) -fsanitize=fuzzer
 FUZZ_HARNESSES = elfobj archive inputs ldmap trace sites json store
 FUZZ_BINS = $(FUZZ_HARNESSES:%=fuzz/build/fuzz-%)
@@ -30,7 +30,13 @@ fuzz/build/.deps-ok: scripts/need-deps
 	@scripts/need-deps '$(FUZZ_CC)' stddef.h=clang sanitizer/lsan_interface.h=libclang-rt-14-dev
 	@mkdir -p $(@D) && touch $@
 
-fuzz/build/%.o: %.c fuzz/build/.deps-ok
+# Rebuild the harnesses when the compiler or the flags change.
+fuzz/build/.flags: FORCE
+	@mkdir -p $(@D)
+	@echo '$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_LDFLAGS)' | cmp -s - $@ || \
+		echo '$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_LDFLAGS)' > $@
+
+fuzz/build/%.o: %.c fuzz/build/.flags fuzz/build/.deps-ok
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
 

@@ -7,7 +7,7 @@
    includes itself.  Seeds: Debian's implicit linker scripts, response
    files of a real link, objects and archives. */
 #include "harness.h"
-#include "linkmodel.h"
+#include "deporder/linkmodel.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
