@@ -172,6 +172,8 @@ static bool read_response_file(const char *path, char ***out, int *count)
 
 	if (!f)
 		return false;
+	/* An empty quoted argument ('') is copied from the buffer: never NULL. */
+	grow_array(&buf, &bufcap, 1, 1);
 	while ((c = getc(f)) != EOF) {
 		if (!quote && (c == ' ' || c == '\t' || c == '\n' || c == '\r')) {
 			if (in_word) {
@@ -449,12 +451,64 @@ struct link_options *inputs_parse(char **argv, int argc)
 	opt->root = input_new(INPUT_GROUP, NULL);
 	c.groups[0] = opt->root;
 	if (parse_args(&c, argv, argc))
-		return NULL;
+		goto fail;
 	if (c.depth != 0) {
 		error("--start-group without --end-group");
-		return NULL;
+		goto fail;
 	}
 	return opt;
+fail:
+	inputs_free(opt);
+	return NULL;
+}
+
+static void unit_free(struct unit *u)
+{
+	elfobj_close(&u->elf);
+	if (u->map)
+		munmap(u->map, u->map_size);
+	free(u->section_discarded);
+	free(u->section_kept);
+	free(u->name);
+	free(u);
+}
+
+static void input_free(struct input *in)
+{
+	size_t i;
+
+	for (i = 0; i < in->child_count; i++)
+		input_free(in->children[i]);
+	free(in->children);
+	if (in->unit)
+		unit_free(in->unit);
+	for (i = 0; in->members && i < in->archive->member_count; i++)
+		if (in->members[i])
+			unit_free(in->members[i]);
+	free(in->members);
+	archive_free(in->archive);
+	if (in->map)
+		munmap(in->map, in->map_size);
+	free(in->path);
+	free(in->library);
+	free(in);
+}
+
+void inputs_free(struct link_options *opt)
+{
+	size_t i;
+
+	if (!opt)
+		return;
+	input_free(opt->root);
+	for (i = 0; i < opt->undefined_count; i++)
+		free(opt->undefined[i]);
+	free(opt->undefined);
+	for (i = 0; i < opt->lib_dir_count; i++)
+		free(opt->lib_dirs[i]);
+	free(opt->lib_dirs);
+	free(opt->entry);
+	free(opt);
 }
 
 /* The linker that gcc would run ($LD, or ld), asked once; NULL, after one

@@ -123,6 +123,10 @@ struct link_options *inputs_parse(char **argv, int argc);
    0, or EXIT_INPUT after reporting each failure. */
 int inputs_open(struct link_options *options, bool keep_going);
 
+/* Frees the tree, the files it mapped and the units in it (objects,
+   shared libraries, archive members); options may be NULL. */
+void inputs_free(struct link_options *options);
+
 /* True if arg (starting with -) names an ld option deporder knows of. */
 bool inputs_known_option(const char *arg);
 

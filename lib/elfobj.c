@@ -282,18 +282,18 @@ static int open_header(struct elf_object *obj, void *data, size_t size, bool lin
 	if (!elf_library_ready) {
 		if (elf_version(EV_CURRENT) == EV_NONE) {
 			*why = libelf_failure("elf_version");
-			return -1;
+			goto fail;
 		}
 		elf_library_ready = true;
 	}
 	if (!elfobj_is_elf(data, size)) {
 		*why = xstrdup("not an ELF file");
-		return -1;
+		goto fail;
 	}
 	obj->elf = elf_memory(data, size);
 	if (!obj->elf) {
 		*why = libelf_failure("elf_memory");
-		return -1;
+		goto fail;
 	}
 	obj->image = data;
 	obj->image_size = size;
@@ -533,11 +533,14 @@ bool elfobj_build_id(const struct elf_object *obj, char *hex, size_t hex_size)
 
 	for (i = 1; i < obj->section_count; i++) {
 		const struct elf_section *s = &obj->sections[i];
-		const unsigned char *p = obj->image + s->offset;
+		const unsigned char *p;
 		uint64_t off = 0;
 
+		/* The offset of a NOBITS or NULL section was never checked
+		   against the file: it may point anywhere. */
 		if (s->type != SHT_NOTE)
 			continue;
+		p = obj->image + s->offset;
 		while (off + 12 <= s->size) {
 			uint32_t namesz, descsz, type, k;
 

@@ -103,6 +103,9 @@ struct json *json_parse(const char *text, const char **error)
 	/* The terminating NUL ends a number at the very end of the text. */
 	root = json_tokener_parse_ex(tokener, text, (int)len + 1);
 	end = json_tokener_get_parse_end(tokener);
+	/* A comment that runs to the end takes the NUL in too ("1//"). */
+	if (end > len)
+		end = len;
 	if (json_tokener_get_error(tokener) != json_tokener_success) {
 		set_error(text, end, json_tokener_error_desc(json_tokener_get_error(tokener)));
 		goto done;

@@ -82,7 +82,7 @@ static char *not_one_link(const struct ldmap *map)
 	size_t i;
 
 	if (map->map_headers > 1 || map->output_count > 1) {
-		char *names = xstrdup("");
+		char *names = xstrdup(""), *why;
 
 		for (i = 0; i < map->output_count; i++) {
 			char *more = xasprintf("%s%s%s", names, i ? ", " : "", map->outputs[i]);
@@ -90,9 +90,11 @@ static char *not_one_link(const struct ldmap *map)
 			free(names);
 			names = more;
 		}
-		return xasprintf("holds %zu links (outputs: %s): several links wrote one -Map file (a parallel "
-				 "build?); give each output its own map, e.g. -Wl,-Map=$@.map",
-				 map->map_headers > map->output_count ? map->map_headers : map->output_count, names);
+		why = xasprintf("holds %zu links (outputs: %s): several links wrote one -Map file (a parallel "
+				"build?); give each output its own map, e.g. -Wl,-Map=$@.map",
+				map->map_headers > map->output_count ? map->map_headers : map->output_count, names);
+		free(names);
+		return why;
 	}
 	if (map->output_count == 0)
 		return xstrdup("cut short: no OUTPUT(...) line, which ld writes at the end of a map");
@@ -268,7 +270,10 @@ int ldmap_read(const char *path, struct ldmap *map, char **why)
 		ldmap_free(map);
 		return -1;
 	}
-	qsort(map->sections, map->count, sizeof(*map->sections), by_address);
+	/* A map without a loaded input section has no array to sort: qsort
+	   must not be given NULL, even for no elements. */
+	if (map->count)
+		qsort(map->sections, map->count, sizeof(*map->sections), by_address);
 	return 0;
 }
 
