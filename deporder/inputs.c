@@ -508,6 +508,7 @@ void inputs_free(struct link_options *opt)
 		free(opt->lib_dirs[i]);
 	free(opt->lib_dirs);
 	free(opt->entry);
+	free(opt->output);
 	free(opt);
 }
 

@@ -282,18 +282,18 @@ static int open_header(struct elf_object *obj, void *data, size_t size, bool lin
 	if (!elf_library_ready) {
 		if (elf_version(EV_CURRENT) == EV_NONE) {
 			*why = libelf_failure("elf_version");
-			goto fail;
+			return -1;
 		}
 		elf_library_ready = true;
 	}
 	if (!elfobj_is_elf(data, size)) {
 		*why = xstrdup("not an ELF file");
-		goto fail;
+		return -1;
 	}
 	obj->elf = elf_memory(data, size);
 	if (!obj->elf) {
 		*why = libelf_failure("elf_memory");
-		goto fail;
+		return -1;
 	}
 	obj->image = data;
 	obj->image_size = size;
