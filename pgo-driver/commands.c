@@ -32,7 +32,7 @@ static void print_description(const char *description)
 int commands_status(const struct pgo_options *o)
 {
 	struct session s;
-	struct store_meta meta;
+	struct store_meta meta = { 0 };
 	char *profile, *why, when[64];
 	size_t i, changed = 1, without = 0, left;
 	time_t trained;
@@ -44,9 +44,14 @@ int commands_status(const struct pgo_options *o)
 	profile = store_profile_path(&s.store);
 	printf("store: %s\nconfiguration: %s\n", s.store.root, s.store.key);
 	print_description(s.store.description);
-	if (store_meta_read(profile, &meta, &why) < 0) {
-		free(why);
+	if (!store_has_profile(&s.store)) {
 		printf("profile: none\n");
+		goto out;
+	}
+	if (store_meta_read(profile, &meta, &why) < 0) {
+		error("%s", why);
+		free(why);
+		printf("profile: unreadable\n");
 		goto out;
 	}
 	trained = meta.trained;

@@ -3,6 +3,8 @@
 #include "util.h"
 
 #include <errno.h>
+#include <time.h>
+#include <math.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,12 +169,73 @@ out:
 	return status;
 }
 
+/* A "trained" time: seconds since the epoch, not before 2000 nor more
+   than a day ahead of now (gmtime has no year past 9999). */
+struct meta_capacity {
+	size_t workloads, weights, objects, has_data, sources, hashes;
+};
+
+static bool valid_time(const char *text, long *value)
+{
+	char *end;
+
+	if (*text < '0' || *text > '9')
+		return false;
+	errno = 0;
+	*value = strtol(text, &end, 10);
+	return !*end && !errno && *value >= 946684800 && *value <= (long)time(NULL) + 86400;
+}
+
+/* Reads one line of a meta file into meta; NULL, or what is wrong. */
+static const char *meta_line(struct store_meta *meta, const char *line, struct meta_capacity *cap)
+{
+	char *rest;
+
+	if (!strncmp(line, "trained ", 8)) {
+		if (!valid_time(line + 8, &meta->trained))
+			return "'trained' is not a time since 2000 and before tomorrow";
+	} else if (!strncmp(line, "workload ", 9)) {
+		double w;
+
+		errno = 0;
+		w = strtod(line + 9, &rest);
+		if (rest == line + 9 || errno || !(w > 0) || !isfinite(w) || (*rest && *rest != ' '))
+			return "a workload's weight is not a positive number";
+		grow_array(&meta->weights, &cap->weights, meta->nworkloads + 1, sizeof(double));
+		meta->weights[meta->nworkloads] = w;
+		*ARRAY_PUSH(meta->workloads, meta->nworkloads, cap->workloads) = xstrdup(rest + (*rest == ' '));
+	} else if (!strncmp(line, "object ", 7)) {
+		size_t i = meta->nobjects;
+
+		if ((line[7] != '0' && line[7] != '1') || line[8] != ' ' || !line[9])
+			return "an object line is not 'object 0|1 NAME'";
+		grow_array(&meta->has_data, &cap->has_data, i + 1, sizeof(bool));
+		meta->has_data[i] = line[7] == '1';
+		*ARRAY_PUSH(meta->objects, meta->nobjects, cap->objects) = xstrdup(line + 9);
+	} else if (!strncmp(line, "source ", 7)) {
+		size_t i = meta->nsources;
+		uint64_t h;
+
+		errno = 0;
+		h = strtoull(line + 7, &rest, 16);
+		if (rest != line + 7 + 16 || errno || *rest != ' ' || !rest[1])
+			return "a source line is not 'source HASH PATH'";
+		grow_array(&meta->hashes, &cap->hashes, i + 1, sizeof(uint64_t));
+		meta->hashes[i] = h;
+		*ARRAY_PUSH(meta->sources, meta->nsources, cap->sources) = xstrdup(rest + 1);
+	} else {
+		return "not a line of a pgo-run profile's meta file";
+	}
+	return NULL;
+}
+
 int store_meta_read(const char *folder, struct store_meta *meta, char **why)
 {
 	char *path = xasprintf("%s/meta", folder);
 	FILE *f = fopen(path, "r");
 	char *line = NULL;
-	size_t linecap = 0, cap_w = 0, cap_o = 0, cap_s = 0, cap_wt = 0, cap_d = 0, cap_h = 0;
+	size_t linecap = 0, number = 0;
+	struct meta_capacity cap = { 0 };
 	ssize_t n;
 	int status = 0;
 
@@ -182,38 +245,31 @@ int store_meta_read(const char *folder, struct store_meta *meta, char **why)
 		free(path);
 		return -1;
 	}
-	while ((n = getline(&line, &linecap, f)) > 0) {
-		char *rest;
+	while (!status && (n = getline(&line, &linecap, f)) > 0) {
+		const char *bad;
 
+		number++;
 		if (line[n - 1] == '\n')
 			line[--n] = '\0';
-		if (!strncmp(line, "trained ", 8)) {
-			meta->trained = strtol(line + 8, NULL, 10);
-		} else if (!strncmp(line, "workload ", 9)) {
-			double w = strtod(line + 9, &rest);
-
-			grow_array(&meta->weights, &cap_wt, meta->nworkloads + 1, sizeof(double));
-			meta->weights[meta->nworkloads] = w;
-			*ARRAY_PUSH(meta->workloads, meta->nworkloads, cap_w) = xstrdup(rest + (*rest == ' '));
-		} else if (!strncmp(line, "object ", 7) && strlen(line) > 9) {
-			size_t i = meta->nobjects;
-
-			grow_array(&meta->has_data, &cap_d, i + 1, sizeof(bool));
-			meta->has_data[i] = line[7] == '1';
-			*ARRAY_PUSH(meta->objects, meta->nobjects, cap_o) = xstrdup(line + 9);
-		} else if (!strncmp(line, "source ", 7)) {
-			uint64_t h = strtoull(line + 7, &rest, 16);
-			size_t i = meta->nsources;
-
-			grow_array(&meta->hashes, &cap_h, i + 1, sizeof(uint64_t));
-			meta->hashes[i] = h;
-			*ARRAY_PUSH(meta->sources, meta->nsources, cap_s) = xstrdup(rest + (*rest == ' '));
+		if (number == 1)
+			bad = strcmp(line, "pgo-run profile 1") ? "not a pgo-run profile's meta file" : NULL;
+		else
+			bad = meta_line(meta, line, &cap);
+		if (bad) {
+			*why = xasprintf("%s: line %zu: %s", path, number, bad);
+			status = -1;
 		}
 	}
-	if (ferror(f)) {
+	if (!status && ferror(f)) {
 		*why = xasprintf("%s: read failed: %s", path, strerror(errno));
 		status = -1;
 	}
+	if (!status && !meta->trained) {
+		*why = xasprintf("%s: no 'trained' line", path);
+		status = -1;
+	}
+	if (status)
+		store_meta_free(meta);
 	free(line);
 	free(path);
 	fclose(f);
