@@ -10,35 +10,6 @@
 
 static FILE *sink;
 
-/* likely-check frees its table at exit; the harness frees what sites.c
-   allocated into it. */
-static void free_table(struct site_table *table)
-{
-	size_t i;
-
-	for (i = 0; i < table->count; i++) {
-		struct site *s = table->sites[i];
-
-		free(s->file);
-		free(s->function);
-		free(s->expression);
-		free(s->reason);
-		free(s);
-	}
-	free(table->sites);
-	for (i = 0; i < table->by_key.capacity; i++)
-		free((char *)table->by_key.slots[i].key);
-	strmap_free(&table->by_key);
-	for (i = 0; i < table->macro_count; i++)
-		free(table->macros[i].file);
-	free(table->macros);
-	for (i = 0; i < table->macro_at.capacity; i++) {
-		free((char *)table->macro_at.slots[i].key);
-		free(table->macro_at.slots[i].value);
-	}
-	strmap_free(&table->macro_at);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *path = harness_file("likely-check.1", data, size);
@@ -54,6 +25,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	harness_check(table.files_read == (first == 0 ? 2u : 0u), "each file read counts once");
 	site_table_attach_macros(&table);
 	site_table_write(&table, sink);
-	free_table(&table);
+	site_table_free(&table);
 	return 0;
 }
