@@ -274,6 +274,25 @@ static const char *parse_symbol_and_object(const char *rest, struct trace_event 
 	return NULL;
 }
 
+/* B 0xFROM 0xTO COUNT or R 0xSTART 0xEND COUNT (pagein --branches) */
+static const char *parse_transfer(struct trace *t, const char *line)
+{
+	struct trace_transfer x;
+	int used = 0;
+
+	if (sscanf(line + 1, " 0x%" SCNx64 " 0x%" SCNx64 " %" SCNu64 "%n", &x.from, &x.to, &x.count, &used) != 3 ||
+	    line[1 + used] || line[1] != ' ' || x.count == 0)
+		return line[0] == 'B' ? "a branch record that is not 'B 0xFROM 0xTO COUNT'"
+				      : "a run record that is not 'R 0xSTART 0xEND COUNT'";
+	if (line[0] == 'R' && x.to < x.from)
+		return "a run record that ends before it starts";
+	if (line[0] == 'B')
+		*ARRAY_PUSH(t->branches, t->branch_count, t->branch_capacity) = x;
+	else
+		*ARRAY_PUSH(t->runs, t->run_count, t->run_capacity) = x;
+	return NULL;
+}
+
 /* SEQ 0xADDRESS KIND TIME 0xIP: SYMBOL (in OBJECT) */
 static const char *parse_pagein_event(struct trace *t, char *line)
 {
@@ -281,6 +300,8 @@ static const char *parse_pagein_event(struct trace *t, char *line)
 	int used = 0;
 	char *rest, *in;
 
+	if (t->version >= 2 && (line[0] == 'B' || line[0] == 'R'))
+		return parse_transfer(t, line);
 	if (sscanf(line, "%" SCNu64 " 0x%" SCNx64 " %c %" SCNu64 " 0x%" SCNx64 ":%n", &e.sequence, &e.address,
 		   &e.kind, &e.time, &e.ip, &used) != 5 || !used || !strchr("CDHSAFO", e.kind))
 		return "not a pagein record";
@@ -497,6 +518,8 @@ void trace_free(struct trace *t)
 	}
 	free(t->events);
 	free(t->edges);
+	free(t->branches);
+	free(t->runs);
 	free(t->command);
 	free(t->reason);
 	free(t->path);

@@ -50,6 +50,14 @@ struct trace_edge {
 	uint64_t call_site, function, count;
 };
 
+/* pagein --branches: a branch taken count times (from the branch to its
+   target), or a run of code executed count times without a branch taken
+   (from a branch's target to the next branch taken: from is its start, to
+   the branch at its end). */
+struct trace_transfer {
+	uint64_t from, to, count;
+};
+
 struct trace {
 	char *path;
 	enum trace_format format;
@@ -67,6 +75,8 @@ struct trace {
 	size_t event_count, event_capacity;
 	struct trace_edge *edges;
 	size_t edge_count, edge_capacity;
+	struct trace_transfer *branches, *runs;   /* pagein --branches (B and R lines) */
+	size_t branch_count, branch_capacity, run_count, run_capacity;
 	bool full;               /* the recorder ran out of room: later first touches are missing */
 };
 

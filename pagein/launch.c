@@ -22,7 +22,7 @@ static const char *const granularities[] = { "page", "function", NULL };
 static const char *out_file;
 static const char *objects;
 static const char *page_size;
-static int code = -1, data = -1, granularity = -1, trace_children = -1, demangle = -1;
+static int code = -1, data = -1, granularity = -1, trace_children = -1, demangle = -1, branches = -1;
 static bool verbose;
 
 static const char *set_page_size(void *target, const char *value)
@@ -44,6 +44,10 @@ static const struct cli_option options[] = {
 	{ "--granularity", 0, CLI_CHOICE, &granularity, 0,
 	  "page (default), or function: also the first execution of\n"
 	  "every function (F) and first use of every data object (O)", granularities },
+	{ "--branches", 0, CLI_CHOICE, &branches, 0,
+	  "also count every taken branch and every run of code between\n"
+	  "two (B and R lines): a block-level profile for linkopt-bolt\n"
+	  "(default no)", yes_no },
 	{ "--trace-children", 0, CLI_CHOICE, &trace_children, 0, "follow exec (default no)", yes_no },
 	{ "--demangle", 0, CLI_CHOICE, &demangle, 0, "demangle C++ symbols (default no)", yes_no },
 	{ "--verbose", 'v', CLI_FLAG, &verbose, 0, "valgrind's own messages too" },
@@ -313,6 +317,8 @@ int main(int argc, char **argv)
 		vg_argv[n++] = xasprintf("--granularity=%s", granularities[granularity]);
 	if (trace_children >= 0)
 		vg_argv[n++] = xasprintf("--trace-children=%s", yes_no[trace_children]);
+	if (branches >= 0)
+		vg_argv[n++] = xasprintf("--branches=%s", yes_no[branches]);
 	if (verbose)
 		vg_argv[n++] = "-v";
 	for (k = 0; k < count; k++)

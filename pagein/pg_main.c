@@ -43,7 +43,25 @@
    stack under valgrind is not where it is natively, so S pages say nothing
    about a native run's stack addresses.  The last line is "# end": a trace
    without it is incomplete.  A symbol longer than 16384 bytes of output is
-   cut. */
+   cut.
+
+   With --branches=yes, written when the process ends, before "# end":
+
+      B 0xFROM 0xTO COUNT     a branch taken COUNT times: FROM is the branch
+                              (jump, call, return) instruction, TO where it went
+      R 0xSTART 0xEND COUNT   a run of code executed COUNT times without a
+                              branch taken: from START (where a branch went)
+                              to the instruction at END (the next branch taken)
+
+   Addresses are the process's; FROM and END lie in a recorded object (one
+   --objects selects, every object without it).  A run that entered a
+   recorded object from another (a return from libc) starts where it
+   entered; a run after a return starts at the call it returns from (a
+   call does not end a block for BOLT: the call's block flows on to the
+   return point, as BOLT reads a trace that follows a return).  This is
+   exactly what a branch-recording profiler (Intel's LBR)
+   samples, counted instead of sampled: the pre-aggregated profile BOLT
+   reads (see bolt/linkopt-bolt). */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"
@@ -77,6 +95,7 @@ static Bool clo_data = True;
 static Long clo_page_size = 4096;
 static const HChar *clo_objects = NULL;
 static Bool clo_functions = False;
+static Bool clo_branches = False;
 
 static UInt page_shift = 12;
 /* Data accesses call the helper when their site moves to another page, or
@@ -92,6 +111,7 @@ static Bool pg_process_cmd_line_option(const HChar *arg)
 	else if VG_BOOL_CLO(arg, "--data", clo_data) {}
 	else if VG_INT_CLO(arg, "--page-size", clo_page_size) {}
 	else if VG_STR_CLO(arg, "--objects", clo_objects) {}
+	else if VG_BOOL_CLO(arg, "--branches", clo_branches) {}
 	else if VG_STR_CLO(arg, "--granularity", granularity) {
 		if (VG_(strcmp)(granularity, "page") == 0)
 			clo_functions = False;
@@ -114,7 +134,10 @@ static void pg_print_usage(void)
 "    --page-size=N             page size, a power of two [4096]\n"
 "    --objects=GLOB            record only pages of objects whose path matches\n"
 "    --granularity=page|function  function: also record the first execution\n"
-"                              of every function [page]\n");
+"                              of every function [page]\n"
+"    --branches=yes|no         also count every taken branch and every run of\n"
+"                              code between two, in the objects recorded, for\n"
+"                              a block-level profile (BOLT's) [no]\n");
 }
 
 static void pg_print_debug_usage(void)
@@ -293,10 +316,13 @@ static void out_open(void)
 
 /* The trace replaces out_path only when all of it was written: an
    incomplete one is removed and an earlier file of that name is kept. */
+static void branches_write(void);
+
 static void out_close(void)
 {
 	if (out_fd < 0)
 		return;
+	branches_write();
 	out_text("# end");
 	out_flush();
 	VG_(close)(out_fd);
@@ -330,6 +356,9 @@ typedef struct {
 } Object;
 
 static XArray *objects;  /* of Object */
+/* The recorded objects lie in [selected_low, selected_high) (--branches:
+   a block elsewhere that goes there starts a run). */
+static Addr selected_low = ~(Addr)0, selected_high;
 static HChar tool_path[4096]; /* this tool's own executable, never the client's */
 
 static Bool read_exact(Int fd, Off64T offset, void *buf, Int len)
@@ -489,6 +518,12 @@ static void note_mapping(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, ULong di_
 	o.valgrind = VG_(strstr)(path, "/vgpreload_") != NULL;
 	o.selected = !o.valgrind && (!clo_objects || VG_(string_match)(clo_objects, path));
 	VG_(strncpy)(o.build_id, build_id, sizeof(o.build_id) - 1);
+	for (i = 0; o.selected && i < o.range_count; i++) {
+		if (o.ranges[i].start < selected_low)
+			selected_low = o.ranges[i].start;
+		if (o.ranges[i].end > selected_high)
+			selected_high = o.ranges[i].end;
+	}
 	VG_(addToXA)(objects, &o);
 	emit_object(&o);
 }
@@ -708,6 +743,207 @@ static VG_REGPARM(3) void pg_data(Addr a, Addr ip, ULong *site_cache_and_size)
 }
 
 /*------------------------------------------------------------*/
+/*--- Branches (--branches=yes)                            ---*/
+/*------------------------------------------------------------*/
+
+/* Counted pairs of addresses, in an open-addressed table; a count of 0
+   marks a free slot. */
+typedef struct {
+	Addr a, b;
+	ULong count;
+} Pair;
+
+typedef struct {
+	Pair *slots;
+	SizeT size, used; /* size a power of two */
+} PairTable;
+
+static PairTable branch_table, run_table;
+
+/* The return points of the recorded objects' calls (a: the return point,
+   b: the call), from the code as it is translated. */
+static PairTable return_points;
+
+/* Where the run of the thread's code since its last taken branch began
+   (0: unknown, after a transfer not seen). */
+static Addr *run_start; /* VG_N_THREADS of them */
+
+/* A run longer than this is two runs joined by a transfer not seen (a
+   signal, a longjmp): left out. */
+#define RUN_LIMIT (1UL << 20)
+
+static SizeT pair_slot(const PairTable *t, Addr a, Addr b)
+{
+	ULong h = (a * 0x9E3779B97F4A7C15ULL) ^ (b * 0xC2B2AE3D27D4EB4FULL);
+
+	return (SizeT)(h ^ (h >> 29)) & (t->size - 1);
+}
+
+static Bool keyed_by_first(const PairTable *t);
+
+static void pair_grow(PairTable *t)
+{
+	Pair *old = t->slots;
+	SizeT old_size = t->size, i, k;
+
+	t->size = old_size ? 2 * old_size : 4096;
+	t->slots = VG_(calloc)("pg.pairs", t->size, sizeof(Pair));
+	for (i = 0; i < old_size; i++) {
+		if (!old[i].count)
+			continue;
+		for (k = pair_slot(t, old[i].a, keyed_by_first(t) ? 0 : old[i].b); t->slots[k].count;
+		     k = (k + 1) & (t->size - 1))
+			;
+		t->slots[k] = old[i];
+	}
+	if (old)
+		VG_(free)(old);
+}
+
+static void pair_count(PairTable *t, Addr a, Addr b)
+{
+	SizeT k;
+
+	if (2 * (t->used + 1) > t->size)
+		pair_grow(t);
+	for (k = pair_slot(t, a, b); t->slots[k].count; k = (k + 1) & (t->size - 1))
+		if (t->slots[k].a == a && t->slots[k].b == b) {
+			t->slots[k].count++;
+			return;
+		}
+	t->slots[k].a = a;
+	t->slots[k].b = b;
+	t->slots[k].count = 1;
+	t->used++;
+}
+
+static Bool keyed_by_first(const PairTable *t)
+{
+	return t == &return_points;
+}
+
+/* The b of the pair whose a is a (count 1 marks it), or 0. */
+static Addr pair_find(const PairTable *t, Addr a)
+{
+	SizeT k;
+
+	if (!t->size)
+		return 0;
+	for (k = pair_slot(t, a, 0); t->slots[k].count; k = (k + 1) & (t->size - 1))
+		if (t->slots[k].a == a)
+			return t->slots[k].b;
+	return 0;
+}
+
+static void pair_set(PairTable *t, Addr a, Addr b)
+{
+	SizeT k;
+
+	if (pair_find(t, a))
+		return;
+	if (2 * (t->used + 1) > t->size)
+		pair_grow(t);
+	for (k = pair_slot(t, a, 0); t->slots[k].count; k = (k + 1) & (t->size - 1))
+		;
+	t->slots[k].a = a;
+	t->slots[k].b = b;
+	t->slots[k].count = 1;
+	t->used++;
+}
+
+static void pair_clear(PairTable *t)
+{
+	if (t->slots)
+		VG_(free)(t->slots);
+	t->slots = NULL;
+	t->size = t->used = 0;
+}
+
+static void pair_write(const PairTable *t, HChar kind)
+{
+	SizeT i;
+
+	for (i = 0; i < t->size; i++)
+		if (t->slots[i].count) {
+			line_add("%c 0x%lx 0x%lx %llu", kind, t->slots[i].a, t->slots[i].b, t->slots[i].count);
+			line_end();
+		}
+}
+
+/* A branch of a recorded object from the instruction at from to to. */
+static VG_REGPARM(2) void pg_taken(Addr from, Addr to)
+{
+	ThreadId tid = VG_(get_running_tid)();
+	Addr start = tid < VG_N_THREADS ? run_start[tid] : 0;
+
+	if (start && start <= from && from - start < RUN_LIMIT)
+		pair_count(&run_table, start, from);
+	pair_count(&branch_table, from, to);
+	if (tid < VG_N_THREADS)
+		run_start[tid] = to;
+}
+
+/* The end of a block of a recorded object, going to to (known only when
+   it runs): a branch unless to is the next instruction. */
+static VG_REGPARM(3) void pg_leave(Addr from, Addr to, Addr next)
+{
+	if (to != next && to != from)
+		pg_taken(from, to);
+}
+
+/* Code outside the recorded objects goes to to, inside them. */
+static VG_REGPARM(1) void pg_enter(Addr to)
+{
+	ThreadId tid = VG_(get_running_tid)();
+
+	if (tid < VG_N_THREADS)
+		run_start[tid] = to;
+}
+
+/* A return to to: the run goes on from the call before to, when a
+   recorded call returns there.  BOLT's blocks do not end at calls, so the
+   call's block flows on to the return point, as a branch-recording
+   profiler's trace from the return shows BOLT; started at to, the run
+   would leave a block that starts at a return point without a count. */
+static void run_from_call(Addr to)
+{
+	ThreadId tid = VG_(get_running_tid)();
+	Addr call = pair_find(&return_points, to);
+
+	if (tid < VG_N_THREADS)
+		run_start[tid] = call ? call : to;
+}
+
+static VG_REGPARM(2) void pg_return(Addr from, Addr to)
+{
+	if (to == from)
+		return;
+	pg_taken(from, to);
+	run_from_call(to);
+}
+
+static VG_REGPARM(1) void pg_enter_return(Addr to)
+{
+	run_from_call(to);
+}
+
+static void branches_write(void)
+{
+	if (!clo_branches)
+		return;
+	pair_write(&branch_table, 'B');
+	pair_write(&run_table, 'R');
+}
+
+static void branches_clear(void)
+{
+	pair_clear(&branch_table);
+	pair_clear(&run_table);
+	if (run_start)
+		VG_(memset)(run_start, 0, VG_N_THREADS * sizeof(*run_start));
+}
+
+/*------------------------------------------------------------*/
 /*--- Instrumentation                                      ---*/
 /*------------------------------------------------------------*/
 
@@ -797,6 +1033,83 @@ static void instrument_data(IRSB *sb, IRExpr *addr, Int size, IRExpr *guard, Add
 	addStmtToIRSB(sb, IRStmt_Dirty(d));
 }
 
+/* True if the code at a belongs to a recorded object. */
+static Bool recorded_code(Addr a)
+{
+	const Object *o = object_at(a);
+
+	return o && o->selected && !o->valgrind;
+}
+
+static Bool is_transfer(IRJumpKind jk)
+{
+	return jk == Ijk_Boring || jk == Ijk_Call || jk == Ijk_Ret;
+}
+
+static void call_branch_helper(IRSB *sb, IRExpr *guard, Int n, const HChar *name, void *fn, IRExpr **args)
+{
+	IRDirty *d = unsafeIRDirty_0_N(n, name, VG_(fnptr_to_fnentry)(fn), args);
+
+	if (guard)
+		d->guard = guard;
+	addStmtToIRSB(sb, IRStmt_Dirty(d));
+}
+
+/* A transfer from the instruction at from (of len bytes) to the constant
+   to, taken under guard (NULL: always). */
+static void instrument_transfer(IRSB *sb, IRExpr *guard, Addr from, UInt len, Addr to)
+{
+	if (recorded_code(from)) {
+		if (to != from + len && to != from)
+			call_branch_helper(sb, guard, 2, "pg_taken", pg_taken,
+					   mkIRExprVec_2(mkIRExpr_HWord(from), mkIRExpr_HWord(to)));
+	} else if (recorded_code(to)) {
+		call_branch_helper(sb, guard, 1, "pg_enter", pg_enter, mkIRExprVec_1(mkIRExpr_HWord(to)));
+	}
+}
+
+/* An inline test that the address next lies among the recorded objects. */
+static IRExpr *inside_recorded(IRSB *sb, IRExpr *next)
+{
+	IRTemp low = add_tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&selected_low)));
+	IRTemp high = add_tmp(sb, Ity_I64, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)&selected_high)));
+	IRTemp above = add_tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLE64U, IRExpr_RdTmp(low), next));
+	IRTemp below = add_tmp(sb, Ity_I1, IRExpr_Binop(Iop_CmpLT64U, next, IRExpr_RdTmp(high)));
+
+	return IRExpr_RdTmp(add_tmp(sb, Ity_I1, IRExpr_Binop(Iop_And1, IRExpr_RdTmp(above), IRExpr_RdTmp(below))));
+}
+
+/* The end of a block: the instruction at last (len bytes) goes to next. */
+static void instrument_block_end(IRSB *sb, IRExpr *next, IRJumpKind jk, Addr last, UInt len)
+{
+	if (!is_transfer(jk) || !last)
+		return;
+	if (jk == Ijk_Call && recorded_code(last))
+		pair_set(&return_points, last + len, last);
+	if (jk == Ijk_Ret) {
+		if (recorded_code(last)) {
+			call_branch_helper(sb, NULL, 2, "pg_return", pg_return,
+					   mkIRExprVec_2(mkIRExpr_HWord(last), next));
+			return;
+		}
+		call_branch_helper(sb, inside_recorded(sb, next), 1, "pg_enter_return", pg_enter_return,
+				   mkIRExprVec_1(next));
+		return;
+	}
+	if (next->tag == Iex_Const) {
+		instrument_transfer(sb, NULL, last, len, (Addr)next->Iex.Const.con->Ico.U64);
+		return;
+	}
+	if (recorded_code(last)) {
+		call_branch_helper(sb, NULL, 3, "pg_leave", pg_leave,
+				   mkIRExprVec_3(mkIRExpr_HWord(last), next, mkIRExpr_HWord(last + len)));
+		return;
+	}
+	/* another object's code: a run starts when it goes into a recorded
+	   object, tested inline */
+	call_branch_helper(sb, inside_recorded(sb, next), 1, "pg_enter", pg_enter, mkIRExprVec_1(next));
+}
+
 static IRSB *pg_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout *layout,
 			   const VexGuestExtents *vge, const VexArchInfo *archinfo_host,
 			   IRType gWordTy, IRType hWordTy)
@@ -805,6 +1118,7 @@ static IRSB *pg_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
 	Int i;
 	ULong pending = 0;
 	Addr ip = 0;
+	UInt len = 0;
 
 	(void)closure; (void)layout; (void)vge; (void)archinfo_host; (void)hWordTy;
 	if (gWordTy != Ity_I64)
@@ -818,14 +1132,22 @@ static IRSB *pg_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
 		if (!st || st->tag == Ist_NoOp)
 			continue;
 		switch (st->tag) {
-		case Ist_IMark:
-			ip = st->Ist.IMark.addr + st->Ist.IMark.delta;
+		case Ist_IMark: {
+			Addr next_ip = st->Ist.IMark.addr + st->Ist.IMark.delta;
+
+			/* VEX follows direct jumps into one block: a jump taken
+			   whenever the code gets here */
+			if (clo_branches && ip && next_ip != ip + len)
+				instrument_transfer(out, NULL, ip, len, next_ip);
+			ip = next_ip;
+			len = st->Ist.IMark.len;
 			pending++;
 			if (clo_code)
 				instrument_code(out, ip, st->Ist.IMark.len, pending);
 			if (clo_functions)
 				instrument_function(out, ip, pending);
 			break;
+		}
 		case Ist_WrTmp:
 			if (clo_data && st->Ist.WrTmp.data->tag == Iex_Load) {
 				IRExpr *e = st->Ist.WrTmp.data;
@@ -882,6 +1204,9 @@ static IRSB *pg_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
 			break;
 		case Ist_Exit:
 			flush_count(out, &pending);
+			if (clo_branches && is_transfer(st->Ist.Exit.jk))
+				instrument_transfer(out, st->Ist.Exit.guard, ip, len,
+						    (Addr)st->Ist.Exit.dst->Ico.U64);
 			break;
 		default:
 			break;
@@ -889,6 +1214,8 @@ static IRSB *pg_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
 		addStmtToIRSB(out, st);
 	}
 	flush_count(out, &pending);
+	if (clo_branches)
+		instrument_block_end(out, out->next, out->jumpkind, ip, len);
 	return out;
 }
 
@@ -917,6 +1244,7 @@ static void pg_atfork_child(ThreadId tid)
 	out_fd = -1;
 	sequence = 0;
 	VG_(memset)(counts, 0, sizeof(counts));
+	branches_clear();
 	out_open();
 	for (i = 0; objects && i < VG_(sizeXA)(objects); i++)
 		emit_object(VG_(indexXA)(objects, i));
@@ -933,6 +1261,8 @@ static void pg_post_clo_init(void)
 	if (!objects)
 		objects = VG_(newXA)(VG_(malloc), "pg.objects", VG_(free), sizeof(Object));
 	functions = VG_(HT_construct)("pg.functions");
+	if (clo_branches)
+		run_start = VG_(calloc)("pg.runs", VG_N_THREADS, sizeof(*run_start));
 	/* Real symbol names: _start and __libc_start_main, not "(below main)". */
 	VG_(clo_show_below_main) = True;
 	out_open();
