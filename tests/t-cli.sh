@@ -27,7 +27,8 @@ $TOP/pgo-driver/pgo-run|pgo-run|build|pgo-driver/pgo-run.1
 $TOP/pgo-driver/pgo-run|pgo-run|status|pgo-driver/pgo-run.1
 $TOP/pgo-driver/pgo-run|pgo-run|show|pgo-driver/pgo-run.1
 $TOP/pgo-driver/pgo-run|pgo-run|clean|pgo-driver/pgo-run.1
-$TOP/pgo-driver/pgo-run|pgo-run|merge|pgo-driver/pgo-run.1"
+$TOP/pgo-driver/pgo-run|pgo-run|merge|pgo-driver/pgo-run.1
+$TOP/bolt/linkopt-bolt|linkopt-bolt||bolt/linkopt-bolt.1"
 
 # A value of each kind the --help texts name, valid for the option.
 sample() {
@@ -45,6 +46,10 @@ sample() {
 	CMD) echo true ;;
 	W:WORKLOAD) echo 2:true ;;
 	W:DIR) echo 2:. ;;
+	TRACE\[:W\]|FILE\[:W\]) echo no-such-file ;;
+	OPTION) echo -v=0 ;;
+	PROGRAM) echo llvm-bolt-16 ;;
+	COMMAND) echo true ;;
 	*\|*) echo "${1%%|*}" ;;
 	*) return 1 ;;
 	esac

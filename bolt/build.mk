@@ -1,0 +1,22 @@
+# bolt: linkopt-bolt, the driver of BOLT (llvm-bolt) with linkopt's
+# profile (pagein --branches) and start-up order.
+BOLT_OBJS = bolt/main.o bolt/profile.o
+PROGS += bolt/linkopt-bolt
+BIN_PROGS += bolt/linkopt-bolt
+OBJS += $(BOLT_OBJS)
+
+bolt/linkopt-bolt: $(BOLT_OBJS) $(LIB_OBJS)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS_ELF) -lm
+
+clean::
+	rm -f bolt/linkopt-bolt
+
+# make check's BOLT tests need llvm-bolt-16 (Debian bookworm's bolt-16),
+# installed where need-deps may install (as root); elsewhere they say they
+# are skipped and why.
+check: bolt-deps
+bolt-deps:
+	-@scripts/need-deps '$(CC)' bin:llvm-bolt-16=bolt-16
+
+.PHONY: bolt-deps
+MAN1 += bolt/linkopt-bolt.1
