@@ -194,9 +194,15 @@ static void aggregate(const char *bolt, const struct bolt_binary *b, const char 
 
 		fatal("%s: turning the profile into BOLT's failed: %s (log %s)", b->path, text, log);
 	}
+	/* A profile of the binary mismatches a little where BOLT cannot follow
+	   the code (BOLT 16 and the compiler's .cold parts); one of another
+	   build mismatches wholesale. */
 	mismatch = log_line(log, "traces mismatching disassembled function contents:");
-	if (mismatch && (pct = strchr(mismatch, '(')) && strtod(pct + 1, NULL) > 1.0)
+	pct = mismatch ? strchr(mismatch, '(') : NULL;
+	if (pct && strtod(pct + 1, NULL) > 5.0)
 		fatal("%s: BOLT finds %s: the profile does not fit this binary's code", b->path, mismatch);
+	if (pct && strtod(pct + 1, NULL) > 0 && !quiet)
+		printf("profile: BOLT finds %s (at most 5%% is accepted)\n", mismatch);
 	free(mismatch);
 }
 
