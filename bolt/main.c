@@ -45,9 +45,10 @@ static const struct cli_option options[] = {
 	  "llvm-bolt-22 ... llvm-bolt-16 on PATH)" },
 	{ "--bolt-option", 0, CLI_LIST, &bolt_options, "OPTION", "one more option for llvm-bolt" },
 	{ "--check", 0, CLI_STRING, &check_command, "COMMAND",
-	  "a shell command that runs the workload with %b for the binary:\n"
-	  "run with BINARY, then with the rewritten file; OUTPUT is\n"
-	  "written only when both print the same and exit the same" },
+	  "a shell command that runs the workload with %b for the binary\n"
+	  "(and %d for a folder holding it by its soname, for\n"
+	  "LD_LIBRARY_PATH=%d): run with BINARY, then with the rewritten\n"
+	  "file; OUTPUT is written only when both exit 0 and print the same" },
 	{ "--no-check", 0, CLI_FLAG, &no_check, 0, "write OUTPUT without running a check (not advised)" },
 	{ "--keep", 0, CLI_STRING, &keep_dir, "DIR",
 	  "keep the profile, the order and BOLT's log in DIR" },
@@ -206,45 +207,67 @@ static void aggregate(const char *bolt, const struct bolt_binary *b, const char 
 	free(mismatch);
 }
 
-/* command_text with %b replaced by binary, quoted, with a '/' so that the
-   shell runs the file rather than looking it up on PATH. */
-static char *replace_binary(const char *command_text, const char *binary)
+/* command_text with %b replaced by binary and %d by folder, each quoted;
+   binary with a '/' so that the shell runs the file rather than looking it
+   up on PATH. */
+static char *expand_check(const char *command_text, const char *binary, const char *folder)
 {
-	char *quoted = xasprintf("'%s%s'", strchr(binary, '/') ? "" : "./", binary), *out = xstrdup(""), *next;
+	char *file = xasprintf("'%s%s'", strchr(binary, '/') ? "" : "./", binary);
+	char *dir = xasprintf("'%s'", folder), *out = xstrdup(""), *next;
 	const char *p = command_text, *at;
 
-	while ((at = strstr(p, "%b"))) {
-		next = xasprintf("%s%.*s%s", out, (int)(at - p), p, quoted);
+	for (;;) {
+		const char *b = strstr(p, "%b"), *d = strstr(p, "%d");
+
+		if (!b && !d)
+			break;
+		at = b && (!d || b < d) ? b : d;
+		next = xasprintf("%s%.*s%s", out, (int)(at - p), p, at == b ? file : dir);
 		free(out);
 		out = next;
 		p = at + 2;
 	}
 	next = xasprintf("%s%s", out, p);
 	free(out);
-	free(quoted);
+	free(file);
+	free(dir);
 	return next;
 }
 
-/* Runs the check command on binary; its stdout and stderr in *out. */
-static int run_check(const char *binary, char **out)
+/* Runs the check command on binary; its stdout and stderr in *out.  %d is
+   a folder where binary goes by BINARY's soname (or file name), for a
+   host program to load it through LD_LIBRARY_PATH. */
+static int run_check(const struct bolt_binary *b, const char *binary, const char *work, char **out)
 {
-	char *cmd = replace_binary(check_command, binary);
+	const char *name = b->elf.soname ? b->elf.soname : strrchr(b->path, '/') ? strrchr(b->path, '/') + 1 : b->path;
+	char *folder = xasprintf("%s/check-lib", work), *link = xasprintf("%s/%s", folder, name);
+	char *target = realpath(binary, NULL), *cmd = expand_check(check_command, binary, folder);
 	char *argv[] = { "sh", "-c", cmd, NULL };
 	struct proc_request rq = { .argv = argv, .stdin_null = true, .out = PROC_CAPTURE, .err = PROC_CAPTURE };
 	struct proc_result r;
 
+	if (mkdir(folder, 0777) < 0 && errno != EEXIST)
+		fatal("%s: cannot create: %s", folder, strerror(errno));
+	unlink(link);
+	if (!target || symlink(target, link) < 0)
+		fatal("%s: cannot link to %s: %s", link, binary, strerror(errno));
 	proc_exec(&rq, &r);
 	*out = xasprintf("%s%s", r.out ? r.out : "", r.err ? r.err : "");
 	proc_result_free(&r);
+	unlink(link);
+	rmdir(folder);
+	free(target);
+	free(link);
+	free(folder);
 	free(cmd);
 	return r.status;
 }
 
 /* The rewritten file must do what BINARY does. */
-static void check(const struct bolt_binary *b, const char *rewritten)
+static void check(const struct bolt_binary *b, const char *rewritten, const char *work)
 {
 	char *before, *after;
-	int s1 = run_check(b->path, &before), s2;
+	int s1 = run_check(b, b->path, work, &before), s2;
 
 	if (s1 != 0) {
 		char *text = proc_describe(s1);
@@ -253,7 +276,7 @@ static void check(const struct bolt_binary *b, const char *rewritten)
 		fatal("--check '%s' fails with %s itself (%s): it cannot show that the rewritten binary works; "
 		      "%s is not written", check_command, b->path, text, output);
 	}
-	s2 = run_check(rewritten, &after);
+	s2 = run_check(b, rewritten, work, &after);
 	if (s1 != s2 || strcmp(before, after)) {
 		char *t1 = proc_describe(s1), *t2 = proc_describe(s2);
 
@@ -450,7 +473,7 @@ int main(int argc, char **argv)
 	check_stale(&b, bolt_log);
 	summary(bolt_log);
 	if (check_command)
-		check(&b, tmp);
+		check(&b, tmp, dir);
 	if (stat(b.path, &st) == 0)
 		chmod(tmp, st.st_mode & 07777);
 	if (rename(tmp, output) < 0) {

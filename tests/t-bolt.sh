@@ -64,6 +64,34 @@ awk -v a="$hot_addr" '$3 == "F" && $2 == a' after.trace | grep -q "(in $PWD/prog
 "$TOP/pagein/pagein-report" --format=json after.trace > report.json || fail "pagein-report"
 grep -q "\"path\": \"$PWD/prog.bolt\"" report.json || fail "pagein-report has no prog.bolt"
 
+# a shared library, traced in its host, checked through LD_LIBRARY_PATH
+cat > lib.c <<'EOF2'
+volatile int lib_sink;
+__attribute__((noinline)) static void lib_cold(int x) { lib_sink += x; }
+int lib_work(int n)
+{
+	int i, s = 0;
+
+	for (i = 0; i < n; i++) {
+		if (i == 99999)
+			lib_cold(i);
+		s += (i * 31) & 7;
+	}
+	return s;
+}
+EOF2
+printf '#include <stdio.h>\nint lib_work(int);\nint main(void) { printf("%%d\\n", lib_work(5000)); return 0; }\n' > host.c
+gcc -O2 -g -fPIC -shared -Wl,--emit-relocs -Wl,-soname,libwork.so.1 -o libwork.so lib.c || fail "cannot build libwork.so"
+mkdir -p libdir && ln -sf ../libwork.so libdir/libwork.so.1
+gcc -O2 -o host host.c -L. -l:libwork.so || fail "cannot build host"
+LD_LIBRARY_PATH=libdir "$PAGEIN" --granularity=function --branches=yes --out-file="$PWD/lib.trace" -- ./host > host.out 2> err ||
+	fail "pagein on host: $(head -3 err)"
+"$LB" --startup lib.trace --check 'LD_LIBRARY_PATH=%d ./host' -o libwork.bolt.so ./libwork.so > lib.out 2> lib.err ||
+	fail "linkopt-bolt on a shared library failed: $(cat lib.err)"
+ln -sf ../libwork.bolt.so libdir/libwork.so.1
+[[ $(LD_LIBRARY_PATH=libdir ./host) = $(cat host.out) ]] || fail "the host prints another result with the rewritten library"
+nm libwork.bolt.so | grep -q ' lib_work$' || fail "the rewritten library lost lib_work"
+
 # refusals: exit 1, nothing written, an earlier OUTPUT untouched
 echo previous > kept.out
 refused() { # WHAT PATTERN ARGS...
