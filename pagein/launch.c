@@ -319,11 +319,6 @@ int main(int argc, char **argv)
 		vg_argv[n++] = xasprintf("--trace-children=%s", yes_no[trace_children]);
 	if (branches >= 0)
 		vg_argv[n++] = xasprintf("--branches=%s", yes_no[branches]);
-	/* VEX may follow a call into the callee's code in one block: the
-	   call then ends no block, and the return point of the call is not
-	   known to the tool */
-	if (branches == 0)
-		vg_argv[n++] = "--vex-guest-chase=no";
 	if (verbose)
 		vg_argv[n++] = "-v";
 	for (k = 0; k < count; k++)
