@@ -79,8 +79,16 @@ static char *find_bolt(void)
 {
 	int v;
 
-	if (bolt_program)
+	if (bolt_program) {
+		char *argv[] = { (char *)bolt_program, "--version", NULL };
+		char *out = proc_capture(argv, NULL);
+
+		if (!out)
+			fatal("%s: cannot run it (--bolt): install bolt-16, or name an llvm-bolt that runs",
+			      bolt_program);
+		free(out);
 		return xstrdup(bolt_program);
+	}
 	for (v = 0; v == 0 || v >= 16; v = v ? v - 1 : 22) {
 		char *name = v ? xasprintf("llvm-bolt-%d", v) : xstrdup("llvm-bolt");
 		char *argv[] = { name, "--version", NULL };
@@ -109,6 +117,19 @@ static int bolt_version(const char *bolt)
 	return v;
 }
 
+static void remove_work(const char *dir);
+static char *temporary_work, *unfinished_output;
+
+/* A temporary work folder and an unchecked OUTPUT.tmp go whatever the
+   end, fatal() included. */
+static void remove_temporary_work(void)
+{
+	if (unfinished_output)
+		unlink(unfinished_output);
+	if (temporary_work)
+		remove_work(temporary_work);
+}
+
 /* The work folder: --keep's, or a temporary one removed at the end. */
 static char *work_dir(bool *temporary)
 {
@@ -123,13 +144,15 @@ static char *work_dir(bool *temporary)
 	dir = xasprintf("%s/linkopt-bolt.XXXXXX", getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(dir))
 		fatal("%s: cannot create: %s", dir, strerror(errno));
+	temporary_work = dir;
+	atexit(remove_temporary_work);
 	return dir;
 }
 
 static void remove_work(const char *dir)
 {
 	static const char *const files[] = { "profile.preagg", "profile-pagein.fdata", "profile.fdata",
-					     "order.txt", "aggregate.log", "bolt.log", "check.out", NULL };
+					     "order.txt", "aggregate.log", "bolt.log", NULL };
 	size_t i;
 
 	for (i = 0; files[i]; i++) {
@@ -455,6 +478,9 @@ int main(int argc, char **argv)
 	}
 
 	tmp = xasprintf("%s.tmp", output);
+	unfinished_output = tmp;
+	if (!temporary_work)
+		atexit(remove_temporary_work);
 	bolt_argv = bolt_command(bolt, version, &b, merged, order_file, tmp);
 	if (dry_run) {
 		char *line = proc_command_line(bolt_argv);
@@ -476,14 +502,11 @@ int main(int argc, char **argv)
 		check(&b, tmp, dir);
 	if (stat(b.path, &st) == 0)
 		chmod(tmp, st.st_mode & 07777);
-	if (rename(tmp, output) < 0) {
-		unlink(tmp);
+	if (rename(tmp, output) < 0)
 		fatal("%s: cannot rename to %s: %s", tmp, output, strerror(errno));
-	}
+	unfinished_output = NULL;
 	if (!quiet)
 		printf("written: %s%s%s\n", output, temporary ? "" : "; profile, order and logs in ", temporary ? "" : dir);
-	if (temporary)
-		remove_work(dir);
 	for (i = 0; i < startup_specs.count; i++)
 		bolt_trace_close(&startup[i]);
 	for (i = 0; i < profile_specs.count; i++)
