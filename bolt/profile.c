@@ -48,6 +48,20 @@ void bolt_binary_close(struct bolt_binary *b)
 		munmap(b->image, b->image_size);
 }
 
+bool bolt_binary_has_cold_parts(const struct bolt_binary *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->elf.symbol_count; i++) {
+		const struct elf_symbol *s = &b->elf.symbols[i];
+		const char *cold = s->name ? strstr(s->name, ".cold") : NULL;
+
+		if (s->type == 2 /* STT_FUNC */ && cold && (!cold[5] || cold[5] == '.'))
+			return true;
+	}
+	return false;
+}
+
 char *bolt_split_weight(const char *spec, double *weight, char **why)
 {
 	const char *colon = strrchr(spec, ':');

@@ -29,6 +29,11 @@ int bolt_binary_open(struct bolt_binary *b, const char *path, char **why);
 
 void bolt_binary_close(struct bolt_binary *b);
 
+/* True when gcc split functions of the binary into a hot part and a
+   FUNCTION.cold part (-freorder-blocks-and-partition, the default with
+   profile feedback and __builtin_expect). */
+bool bolt_binary_has_cold_parts(const struct bolt_binary *b);
+
 /* One input trace and its weight; object is its object with the binary's
    build-id (set by bolt_trace_bind). */
 struct bolt_trace {
