@@ -25,6 +25,8 @@ install::
 	install -d '$(DESTDIR)$(PREFIX)/lib'
 	install -m 755 cygtrace/libcygtrace.so '$(DESTDIR)$(PREFIX)/lib/'
 	install -m 644 cygtrace/libcygtrace.a '$(DESTDIR)$(PREFIX)/lib/'
+	install -d '$(DESTDIR)$(PREFIX)/share/man/man1'
+	printf '.so man1/cygtrace.1\n' > '$(DESTDIR)$(PREFIX)/share/man/man1/cygtrace-resolve.1'
 
 clean::
 	rm -f cygtrace/runtime.pic.o cygtrace/libcygtrace.so cygtrace/libcygtrace.a cygtrace/cygtrace-resolve

@@ -5,11 +5,14 @@
 # its flags through its compiler wrapper, so the fragment changes none of
 # the project's variables: CFLAGS ?= -O3 and the like keep their meaning,
 # and a plain `make` is the project's own build.
-#   LINKOPT        linkopt's folder (build tree or PREFIX)
+#   LINKOPT        linkopt's build tree (unset: found from the fragment's
+#                  folder, in the tree or in PREFIX/share/linkopt/mk)
 #   PGO_WORKLOADS  the training commands (required)
 #   PGO_TARGET     what to build (default: the Makefile's default goal)
 #   PGO_FLAGS      more pgo-run options (--bench CMD --output FILE, ...)
-PGO_RUN ?= $(firstword $(wildcard $(LINKOPT)/pgo-driver/pgo-run $(LINKOPT)/bin/pgo-run) pgo-run)
+LINKOPT ?= $(dir $(lastword $(MAKEFILE_LIST))).
+PGO_RUN ?= $(firstword $(wildcard $(LINKOPT)/pgo-driver/pgo-run $(LINKOPT)/bin/pgo-run \
+	$(LINKOPT)/../../../bin/pgo-run $(LINKOPT)/../pgo-driver/pgo-run) pgo-run)
 PGO_TARGET ?=
 PGO_FLAGS ?=
 

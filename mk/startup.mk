@@ -2,7 +2,8 @@
 #
 # In a project's Makefile:
 #
-#   LINKOPT ?= /path/to/linkopt          # the tree (or PREFIX of an install)
+#   LINKOPT ?= /path/to/linkopt          # the tree; unset: found from here
+#                                        # (PREFIX/share/linkopt/mk of an install)
 #   STARTUP_PROG = prog                  # what the link writes
 #   STARTUP_INPUTS = main.o libfoo.a     # what it links, in link order
 #   STARTUP_LIBS = -lm                   # libraries after them
@@ -38,10 +39,14 @@ LINKOPT ?= $(dir $(lastword $(MAKEFILE_LIST))).
 STARTUP_CC ?= $(CC)
 STARTUP_LINKER ?= gnu-ld
 STARTUP_LDFLAGS ?= $(LDFLAGS)
-STARTUP_DEPORDER ?= $(firstword $(wildcard $(LINKOPT)/deporder/deporder $(LINKOPT)/bin/deporder) deporder)
-STARTUP_PAGEIN ?= $(firstword $(wildcard $(LINKOPT)/pagein/pagein $(LINKOPT)/bin/pagein) pagein)
-STARTUP_REPORT ?= $(firstword $(wildcard $(LINKOPT)/pagein/pagein-report $(LINKOPT)/bin/pagein-report) pagein-report)
-STARTUP_PREFETCH ?= $(firstword $(wildcard $(LINKOPT)/linkscripts/linkopt-prefetch.o $(LINKOPT)/lib/linkopt/linkopt-prefetch.o))
+STARTUP_DEPORDER ?= $(firstword $(wildcard $(LINKOPT)/deporder/deporder $(LINKOPT)/bin/deporder $(LINKOPT)/../../../bin/deporder \
+	$(LINKOPT)/../deporder/deporder) deporder)
+STARTUP_PAGEIN ?= $(firstword $(wildcard $(LINKOPT)/pagein/pagein $(LINKOPT)/bin/pagein $(LINKOPT)/../../../bin/pagein \
+	$(LINKOPT)/../pagein/pagein) pagein)
+STARTUP_REPORT ?= $(firstword $(wildcard $(LINKOPT)/pagein/pagein-report $(LINKOPT)/bin/pagein-report $(LINKOPT)/../../../bin/pagein-report \
+	$(LINKOPT)/../pagein/pagein-report) pagein-report)
+STARTUP_PREFETCH ?= $(firstword $(wildcard $(LINKOPT)/linkscripts/linkopt-prefetch.o $(LINKOPT)/lib/linkopt/linkopt-prefetch.o \
+	$(LINKOPT)/../../../lib/linkopt/linkopt-prefetch.o $(LINKOPT)/../linkscripts/linkopt-prefetch.o))
 STARTUP_LINK = $(STARTUP_CC) $(STARTUP_LDFLAGS) -o $(STARTUP_PROG) $(STARTUP_INPUTS) $(STARTUP_LIBS)
 STARTUP_ORDER = $(STARTUP_PROG).$(STARTUP_LINKER).order
 STARTUP_LINKERS = gnu-ld gold lld mold

@@ -38,9 +38,16 @@ pagein/pagein: pagein/launch.o lib/cli.o lib/proc.o lib/util.o
 pagein/pagein-report: pagein/report.o $(LIB_OBJS)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS_ELF)
 
+# Installed under PREFIX, never into the system's valgrind folder: a folder
+# for VALGRIND_LIB as in the build tree, the stock files linked, which the
+# launcher finds beside its own ../lib/linkopt.
+PAGEIN_VGLIB = $(PREFIX)/lib/linkopt/valgrind
 install::
-	install -d '$(DESTDIR)$(VG_LIBEXEC)'
-	install -m 755 $(PAGEIN_TOOL) '$(DESTDIR)$(VG_LIBEXEC)/'
+	install -d '$(DESTDIR)$(PAGEIN_VGLIB)'
+	for f in $(VG_LIBEXEC)/*; do case $$f in */pagein-*) ;; *) ln -sfn "$$f" '$(DESTDIR)$(PAGEIN_VGLIB)/';; esac; done
+	install -m 755 $(PAGEIN_TOOL) '$(DESTDIR)$(PAGEIN_VGLIB)/'
+	install -d '$(DESTDIR)$(PREFIX)/share/man/man1'
+	printf '.so man1/pagein.1\n' > '$(DESTDIR)$(PREFIX)/share/man/man1/pagein-report.1'
 
 clean::
 	rm -rf pagein/pg_main.o $(PAGEIN_TOOL) pagein/vglib pagein/pagein pagein/pagein-report

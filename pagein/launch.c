@@ -266,9 +266,34 @@ static int run_traced(char **vg_argv, const char *program)
 	return (written || result.status) ? result.status : 1;
 }
 
+/* valgrind finds the tool through VALGRIND_LIB: the build tree's vglib
+   beside the launcher, or ../lib/linkopt/valgrind of an install; without
+   either, valgrind's own folder (where an older install put the tool). */
+static void set_valgrind_lib(const char *here)
+{
+	static const char *const folders[] = { "vglib", "../lib/linkopt/valgrind", NULL };
+	size_t i;
+
+	for (i = 0; folders[i]; i++) {
+		char *lib = xasprintf("%s/%s", here, folders[i]);
+		char *tool = xasprintf("%s/pagein-amd64-linux", lib);
+		bool found = access(tool, X_OK) == 0;
+
+		free(tool);
+		if (found && setenv("VALGRIND_LIB", lib, 1) < 0)
+			fatal("cannot set VALGRIND_LIB: %s", strerror(errno));
+		free(lib);
+		if (found)
+			return;
+	}
+	if (access("/usr/libexec/valgrind/pagein-amd64-linux", X_OK) < 0)
+		fatal("cannot find the valgrind tool pagein-amd64-linux: not in %s/vglib (the build tree), "
+		      "%s/../lib/linkopt/valgrind (an install) or /usr/libexec/valgrind", here, here);
+}
+
 int main(int argc, char **argv)
 {
-	char **operands, *here, *tool, **vg_argv;
+	char **operands, *here, **vg_argv;
 	size_t n = 0;
 	int count, k;
 
@@ -286,13 +311,7 @@ int main(int argc, char **argv)
 	   (and rename over) the same file */
 	if (trace_children == 0 && out_file && !strstr(out_file, "%p"))
 		cli_usage_error("--trace-children=yes needs %%p in --out-file: each process writes its own trace");
-	tool = xasprintf("%s/vglib/pagein-amd64-linux", here);
-	if (access(tool, X_OK) == 0) {
-		char *lib = xasprintf("%s/vglib", here);
-
-		if (setenv("VALGRIND_LIB", lib, 1) < 0)
-			fatal("cannot set VALGRIND_LIB: %s", strerror(errno));
-	}
+	set_valgrind_lib(here);
 	if (!on_path("valgrind"))
 		fatal("valgrind: cannot run: not installed (apt-get install valgrind)");
 	check_before_run(operands[0]);
