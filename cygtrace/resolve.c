@@ -159,8 +159,11 @@ static size_t print_entries(const struct entries *list, const struct counts *c, 
 	struct strmap seen = { 0 };
 	size_t i, rank = 0;
 
-	if (json)
-		printf("{\"functions\": [");
+	if (json) {
+		printf("{");
+		json_print_format("linkopt-cygtrace-resolve", 1);
+		printf("\"functions\": [");
+	}
 	for (i = 0; i < list->count; i++) {
 		const struct entry *e = &list->items[i];
 		char *key = xasprintf("%s\t%s", e->object, e->symbol);

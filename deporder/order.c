@@ -174,7 +174,9 @@ static void print_json(struct walk *w, size_t reached)
 	size_t i;
 	bool first = true;
 
-	printf("{\n  \"granularity\": \"%s\",\n  \"units\": [", w->by_section ? "section" : "object");
+	printf("{\n  ");
+	json_print_format("linkopt-deporder", 1);
+	printf("\n  \"granularity\": \"%s\",\n  \"units\": [", w->by_section ? "section" : "object");
 	for (i = 0; i < w->count; i++) {
 		struct unit *u = w->out_unit[i];
 

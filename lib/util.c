@@ -366,20 +366,57 @@ int map_file(const char *path, void **map, size_t *size, char **why)
 	return 0;
 }
 
+/* The length of the valid UTF-8 sequence at s (1 to 4), or 0. */
+static int utf8_length(const unsigned char *s)
+{
+	int n, i;
+	unsigned long c;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, c = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, c = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, c = s[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	/* overlong forms, surrogates, beyond U+10FFFF */
+	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff)) || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	return n;
+}
+
 void json_print_string(const char *s)
 {
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	const unsigned char *p = (const unsigned char *)s;
 
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
+	putchar('"');
+	while (*p) {
+		int n = utf8_length(p);
+
+		if (*p == '"' || *p == '\\')
+			printf("\\%c", *p);
+		else if (*p < 0x20 || n == 0)
+			printf("\\u%04x", *p);
 		else
-			putchar(c);
+			fwrite(p, 1, n, stdout);
+		p += n ? n : 1;
 	}
 	putchar('"');
+}
+
+void json_print_format(const char *name, int version)
+{
+	printf("\"format\": ");
+	json_print_string(name);
+	printf(", \"format_version\": %d, ", version);
 }
 
 void stdout_close_or_die(void)

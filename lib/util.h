@@ -77,8 +77,15 @@ bool stdout_to_temporary(const char *path);
    failure. */
 int stdout_commit(void);
 
-/* Prints s to stdout as a JSON string, quotes and escapes included. */
+/* Prints s to stdout as a JSON string, quotes and escapes included; a
+   byte that is not part of valid UTF-8 (a path of another encoding) is
+   written as \u00XX, the character of that value, so that the output is
+   always valid JSON. */
 void json_print_string(const char *s);
+
+/* Prints the first members every JSON document of the toolkit opens with:
+   "format": name, "format_version": version, and a comma. */
+void json_print_format(const char *name, int version);
 
 /* Abandons stdout_to_temporary: removes the temporary file. */
 void stdout_discard(void);

@@ -76,7 +76,9 @@ static void print_json(struct site **sites, size_t n, const struct report_option
 {
 	size_t i;
 
-	printf("{\"mode\":\"%s\",\"files\":%zu,\"threshold\":", table->profile ? "profile" : "count",
+	printf("{");
+	json_print_format("linkopt-likely-check-report", 1);
+	printf("\"mode\":\"%s\",\"files\":%zu,\"threshold\":", table->profile ? "profile" : "count",
 	       table->files_read);
 	if (o->threshold >= 0)
 		printf("%g", o->threshold);

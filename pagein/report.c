@@ -256,7 +256,9 @@ int main(int argc, char **argv)
 	}
 	json = format == 1;
 	if (json) {
-		printf("{\"traces\": [");
+		printf("{");
+		json_print_format("linkopt-pagein-report", 1);
+		printf("\"traces\": [");
 		for (i = 0; i < count; i++) {
 			if (i)
 				printf(", ");
