@@ -78,18 +78,18 @@ out:
 	return changed || left ? 1 : 0;
 }
 
-/* True when dir holds at least one profile file; false with a message. */
+/* True when dir holds at least one profile file, and none is damaged
+   (gcov-tool would merge it as zero counts); false with a message. */
 static bool has_profile_files(const char *dir)
 {
-	char **files, *why;
-	size_t n;
+	char *why;
+	long n = merge_check_profiles(dir, &why);
 
-	if (files_list(dir, ".gcda", 0, &files, &n, &why) < 0) {
-		error("%s", why);
+	if (n < 0) {
+		error("%s: %s", dir, why);
 		free(why);
 		return false;
 	}
-	files_free_list(files, n);
 	if (n == 0)
 		error("%s: no profile data to merge", dir);
 	return n > 0;
@@ -98,7 +98,7 @@ static bool has_profile_files(const char *dir)
 /* Sets *dirs to the profile folders to merge, the profile in use first,
    and *weights to theirs: the folders given as workloads, or the gen
    folder; *n gets their number.  False (with a message) when one of them
-   holds no profile data. */
+   holds no profile data or a damaged file. */
 static bool merge_folders(const struct session *s, const char *profile, char ***dirs, double **weights,
 			  size_t *n)
 {
