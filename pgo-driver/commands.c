@@ -85,8 +85,11 @@ static bool has_profile_files(const char *dir)
 	char *why;
 	long n = merge_check_profiles(dir, &why);
 
-	if (n < 0) {
+	if (n == -2)
+		error("%s", why);
+	else if (n < 0)
 		error("%s: %s", dir, why);
+	if (n < 0) {
 		free(why);
 		return false;
 	}

@@ -40,7 +40,7 @@ long merge_check_profiles(const char *dir, char **why)
 	size_t n, i, damaged = 0;
 
 	if (files_list(dir, ".gcda", 0, &files, &n, why) < 0)
-		return -1;
+		return -2;
 	for (i = 0; i < n; i++) {
 		char *path = xasprintf("%s/%s", dir, files[i]), *reason;
 
@@ -70,6 +70,7 @@ bool merge_weighted(char **dirs, const double *weights, size_t n, const char *ou
 {
 	char *previous = NULL, *why = NULL;
 	size_t i;
+	long checked;
 	bool ok = true;
 
 	if (n == 1)
@@ -95,8 +96,10 @@ bool merge_weighted(char **dirs, const double *weights, size_t n, const char *ou
 	}
 	free(previous);
 	/* on a full disk gcov-tool says "Error writing" and exits 0 */
-	if (ok && merge_check_profiles(out, &why) < 0) {
-		if (n == 1) {
+	if (ok && (checked = merge_check_profiles(out, &why)) < 0) {
+		if (checked == -2) {
+			error("%s", why);
+		} else if (n == 1) {
 			error("the copied profile is damaged: %s", why);
 		} else {
 			error("the merged profile is damaged (log %s): %s", log, why);

@@ -22,9 +22,9 @@ char *merge_prepare(struct session *s, const char *raw, long gen_started, const 
 /* Checks every profile file (.gcda) under dir with gcda_check: one that is
    empty or cut short (a run killed while libgcov wrote it, a full disk)
    fails, since gcov-tool and gcc would read it as zero counts without a
-   word.  Returns how many files there are, or -1 with *why set to a new
+   word.  Returns how many files there are; -1 with *why set to a new
    message naming the first damaged file (its path under dir) and why, and
-   how many more there are. */
+   how many more there are; -2 with *why set when dir cannot be read. */
 long merge_check_profiles(const char *dir, char **why);
 
 /* Merges the n profile folders dirs with weights into out (an existing

@@ -196,7 +196,9 @@ static bool check_profiles(struct session *s, size_t i, const char *dir, const c
 	long nfiles = merge_check_profiles(dir, &why);
 	bool ok = false;
 
-	if (nfiles < 0)
+	if (nfiles == -2)
+		error("workload '%s': %s; the profile in use is unchanged", w->command, why);
+	else if (nfiles < 0)
 		error("workload '%s' wrote a damaged profile file: %s; the profile in use is unchanged",
 		      w->command, why);
 	else if (ncomplaints)
