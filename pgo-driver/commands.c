@@ -68,9 +68,14 @@ int commands_status(const struct pgo_options *o)
 	printf("stale: %s\n", changed ? "yes" : "no");
 out:
 	left = tree_report(&s);
-	if (left)
+	/* make takes them for up to date: building again keeps them */
+	if (left && session_busy(&s))
+		printf("instrumented build in the tree: %zu output%s of the cycle running now\n", left,
+		       left == 1 ? "" : "s");
+	else if (left)
 		printf("instrumented build in the tree: %zu output%s of a cycle that was killed before it could "
-		       "remove them; build again\n", left, left == 1 ? "" : "s");
+		       "remove them; the next pgo-run removes them, or clean and build again\n", left,
+		       left == 1 ? "" : "s");
 	store_meta_free(&meta);
 	free(profile);
 	session_close(&s);
@@ -243,7 +248,7 @@ static bool is_key(const char *name)
 	return i == 16;
 }
 
-/* A store holds nothing but configuration folders and the compiler
+/* A store holds nothing but configuration folders, its lock and the compiler
    wrapper's: true when root does; false (with a message) when it holds
    anything else or cannot be read. */
 static bool is_store(const char *root)
@@ -258,7 +263,7 @@ static bool is_store(const char *root)
 	}
 	while (ok && (e = readdir(dir))) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, "bin") ||
-		    is_key(e->d_name))
+		    !strcmp(e->d_name, "lock") || is_key(e->d_name))
 			continue;
 		error("%s: not a pgo-run store (it holds '%s'): not removing it", root, e->d_name);
 		ok = false;
