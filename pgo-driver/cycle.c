@@ -250,6 +250,7 @@ int cycle_run(const struct pgo_options *o)
 		free(why);
 	}
 	printf("[store] %s (configuration %s)\n", c.s.store.config, c.s.store.key);
+	/* make would take a killed cycle's instrumented outputs for up to date */
 	removed = tree_remove_instrumented(&c.s);
 	if (removed)
 		report_step("store", "removed the %zu output%s of the instrumented build that a pgo-run killed "
