@@ -7,7 +7,7 @@
 # clean up: status says what it left, and the next cycle removes it.
 . "$TESTDIR/lib.sh"
 . "$TOP/pgo-driver/test-fixtures.sh"
-need nm readelf perl ps
+need nm readelf perl
 
 sample_project p
 cd p
@@ -87,7 +87,7 @@ while [[ ! -e started ]]; do sleep 0.1; done
 { kill -KILL $pid && wait $pid; } 2> /dev/null
 # the workload ends with pgo-run (see t-pgo-killed)
 for ((t = 0; t < 100; t++)); do
-	[[ $(ps -o stat= -p "$(cat sleeper)" 2> /dev/null) == [^Z]* ]] || break
+	[[ $(sed 's/.*) //' "/proc/$(cat sleeper)/stat" 2> /dev/null) == [^Z]* ]] || break
 	sleep 0.1
 done
 pgo ../status ../err status

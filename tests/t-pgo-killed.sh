@@ -12,7 +12,6 @@
 # builds ran under the first's, which failed ("wrote no notes files").
 . "$TESTDIR/lib.sh"
 . "$TOP/pgo-driver/test-fixtures.sh"
-need ps
 
 sample_project p
 cd p
@@ -47,20 +46,29 @@ wait_for() {
 	done
 }
 
-# gone WHAT PID...: each PID ends (a zombie counts as ended) within 10 s
+# running PID: the process runs (a zombie has ended)
+running() {
+	local state
+	[[ $1 =~ ^[0-9]+$ ]] || fail "not a process id: '$1'"
+	state=$(sed 's/.*) //' "/proc/$1/stat" 2> /dev/null) || return 1
+	[[ -n $state && $state != Z* ]]
+}
+
+# gone WHAT PID...: each PID ends within 10 s
 gone() {
 	local what=$1 t p alive
 	shift
 	for ((t = 0; t < 100; t++)); do
 		alive=
 		for p; do
-			[[ $(ps -o stat= -p "$p" 2> /dev/null) == [^Z]* ]] && alive="$alive $p"
+			running "$p" && alive="$alive $p"
 		done
 		[[ -z $alive ]] && return 0
 		sleep 0.1
 	done
-	alive=${alive# }
-	ps -o pid,stat,args -p "${alive// /,}" >&2
+	for p in $alive; do
+		echo "still running: $p $(tr '\0' ' ' < "/proc/$p/cmdline")" >&2
+	done
 	kill -KILL $alive 2> /dev/null
 	fail "$what still runs 10 s after pgo-run was killed"
 }
