@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -22,6 +23,24 @@ extern char **environ;
 static bool catching;
 static volatile sig_atomic_t caught;
 static volatile pid_t running_group;
+
+/* proc_watch_children: our end of the socket to the watchdog, -1 before. */
+static int watch_fd = -1;
+
+/* What the watchdog is told: '+' a child's group that runs, '-' one that
+   ended.  One message a packet (SOCK_SEQPACKET), so none is ever split. */
+struct watch_message {
+	char op;
+	pid_t group;
+};
+
+static int high_fd(int fd);
+
+/* Whether every child starts in a process group of its own. */
+static bool own_groups(void)
+{
+	return catching || watch_fd >= 0;
+}
 
 static void pass_on(int sig)
 {
@@ -55,6 +74,127 @@ void proc_catch_interrupts(void)
 int proc_interrupted(void)
 {
 	return caught;
+}
+
+/* Tells the watchdog of a group; async-signal-safe (the child registers
+   itself before exec).  A watchdog gone is no reason to fail a command. */
+static void watch_tell(char op, pid_t group)
+{
+	struct watch_message m = { .op = op, .group = group };
+
+	if (watch_fd < 0)
+		return;
+	while (send(watch_fd, &m, sizeof(m), MSG_NOSIGNAL) < 0 && errno == EINTR)
+		;
+}
+
+/* True while any process of group is alive. */
+static bool group_alive(pid_t group)
+{
+	return kill(-group, 0) == 0 || errno == EPERM;
+}
+
+/* The watchdog: records the groups it is told of until the socket closes,
+   which it does when the process that forked it ends (every other copy of
+   its end is closed on exec), then ends what is left of them. */
+static void watchdog(int fd)
+{
+	static const int ignored[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
+	pid_t groups[64];
+	size_t n = 0, i, k;
+	int round;
+
+	/* a signal to the whole job is for the process we watch, which
+	   passes it on; we go when it goes */
+	for (i = 0; i < sizeof(ignored) / sizeof(ignored[0]); i++)
+		signal(ignored[i], SIG_IGN);
+	for (;;) {
+		struct watch_message m;
+		ssize_t got = recv(fd, &m, sizeof(m), 0);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got != (ssize_t)sizeof(m))
+			break;
+		if (m.op == '+' && n < sizeof(groups) / sizeof(groups[0])) {
+			groups[n++] = m.group;
+		} else if (m.op == '-') {
+			for (i = k = 0; i < n; i++)
+				if (groups[i] != m.group)
+					groups[k++] = groups[i];
+			n = k;
+		}
+	}
+	/* SIGTERM first, so that make removes the target it was writing and
+	   the compiler its output; SIGCONT, for a stopped group */
+	for (i = 0; i < n; i++) {
+		kill(-groups[i], SIGTERM);
+		kill(-groups[i], SIGCONT);
+	}
+	for (round = 0; round < 20; round++) {
+		bool any = false;
+
+		for (i = 0; i < n; i++)
+			any = any || group_alive(groups[i]);
+		if (!any)
+			break;
+		nanosleep(&(struct timespec){ .tv_nsec = 100000000 }, NULL);
+	}
+	for (i = 0; i < n; i++)
+		kill(-groups[i], SIGKILL);
+	_exit(0);
+}
+
+/* In the watchdog: closes every descriptor but fd, which it returns (moved
+   to 3), and points stdin, stdout and stderr at /dev/null: a pipe reading
+   our output, or a lock we hold, ends when we do, not when it does. */
+static int keep_only(int fd)
+{
+	int null, i;
+
+	if (fd != 3 && dup2(fd, 3) == 3)
+		fd = 3;
+	null = open("/dev/null", O_RDWR);
+	for (i = 0; i <= STDERR_FILENO && null >= 0; i++)
+		if (i != fd)
+			dup2(null, i);
+	if (close_range(fd + 1, ~0U, 0) < 0)
+		for (i = fd + 1; i < 1024; i++)
+			close(i);
+	return fd;
+}
+
+int proc_watch_children(char **why)
+{
+	int fds[2];
+	pid_t pid;
+
+	if (watch_fd >= 0)
+		return 0;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fds) < 0) {
+		*why = xasprintf("socketpair failed: %s", strerror(errno));
+		return -1;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		*why = xasprintf("fork failed: %s", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		watchdog(keep_only(fds[1]));
+	}
+	close(fds[1]);
+	watch_fd = high_fd(fds[0]);
+	if (watch_fd < 0) {
+		*why = xasprintf("fcntl failed: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 double proc_now(void)
@@ -221,8 +361,11 @@ static void child_start(const struct proc_request *rq, char **envp, const struct
 {
 	int out = child_fd(rq->out, p, 0), err = child_fd(rq->err, p, 1), e;
 
-	if (catching && setpgid(0, 0) < 0)
+	if (own_groups() && setpgid(0, 0) < 0)
 		goto failed;
+	/* before exec, so that no window leaves a group the watchdog does not
+	   know of: until then this copy of the socket keeps it open */
+	watch_tell('+', getpid());
 	if (rq->dir && chdir(rq->dir) < 0)
 		goto failed;
 	if (rq->stdin_null && dup2(p->null, STDIN_FILENO) < 0)
@@ -346,7 +489,7 @@ int proc_exec(const struct proc_request *rq, struct proc_result *result)
 			child_start(rq, envp, &p);
 		/* the child does the same: whichever runs first, the group
 		   exists before a signal is passed on to it */
-		if (pid > 0 && catching) {
+		if (pid > 0 && own_groups()) {
 			setpgid(pid, pid);
 			running_group = pid;
 			if (caught)
@@ -364,6 +507,7 @@ int proc_exec(const struct proc_request *rq, struct proc_result *result)
 		result->status = child_status(pid, &p);
 		if (rq->running)
 			*rq->running = 0;
+		watch_tell('-', pid);
 	}
 	running_group = 0;
 	close_fd(&p.report[0]);

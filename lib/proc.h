@@ -108,4 +108,18 @@ void proc_catch_interrupts(void);
 /* The first signal proc_catch_interrupts caught, or 0. */
 int proc_interrupted(void);
 
+/* Makes the commands unable to outlive this process, for a program that
+   may be killed (SIGKILL included) while a command runs: from the call on,
+   every child starts in a process group of its own, and a watchdog process
+   forked here (it ignores SIGINT, SIGTERM, SIGHUP and SIGQUIT) knows each
+   such group while its child runs.  When this process ends while one does,
+   however it ends, the watchdog sends the group SIGTERM (make then removes
+   the target it was writing), SIGKILL 2 s later if any of it is left, and
+   exits; a grandchild that leaves the group (setsid) escapes.  The watchdog
+   keeps none of our descriptors (a pipe reading our output, a lock we hold,
+   ends with us).  Call it before the first command that must not outlive
+   us; a second call does nothing.  0, or -1 with *why set to a new message
+   naming the failing call (the commands then run unwatched). */
+int proc_watch_children(char **why);
+
 #endif

@@ -68,9 +68,14 @@ int commands_status(const struct pgo_options *o)
 	printf("stale: %s\n", changed ? "yes" : "no");
 out:
 	left = tree_report(&s);
-	if (left)
+	/* make takes them for up to date: building again keeps them */
+	if (left && session_busy(&s))
+		printf("instrumented build in the tree: %zu output%s of the cycle running now\n", left,
+		       left == 1 ? "" : "s");
+	else if (left)
 		printf("instrumented build in the tree: %zu output%s of a cycle that was killed before it could "
-		       "remove them; build again\n", left, left == 1 ? "" : "s");
+		       "remove them; the next pgo-run removes them, or clean and build again\n", left,
+		       left == 1 ? "" : "s");
 	store_meta_free(&meta);
 	free(profile);
 	session_close(&s);
@@ -78,18 +83,21 @@ out:
 	return changed || left ? 1 : 0;
 }
 
-/* True when dir holds at least one profile file; false with a message. */
+/* True when dir holds at least one profile file, and none is damaged
+   (gcov-tool would merge it as zero counts); false with a message. */
 static bool has_profile_files(const char *dir)
 {
-	char **files, *why;
-	size_t n;
+	char *why;
+	long n = merge_check_profiles(dir, &why);
 
-	if (files_list(dir, ".gcda", 0, &files, &n, &why) < 0) {
+	if (n == -2)
 		error("%s", why);
+	else if (n < 0)
+		error("%s: %s", dir, why);
+	if (n < 0) {
 		free(why);
 		return false;
 	}
-	files_free_list(files, n);
 	if (n == 0)
 		error("%s: no profile data to merge", dir);
 	return n > 0;
@@ -98,7 +106,7 @@ static bool has_profile_files(const char *dir)
 /* Sets *dirs to the profile folders to merge, the profile in use first,
    and *weights to theirs: the folders given as workloads, or the gen
    folder; *n gets their number.  False (with a message) when one of them
-   holds no profile data. */
+   holds no profile data or a damaged file. */
 static bool merge_folders(const struct session *s, const char *profile, char ***dirs, double **weights,
 			  size_t *n)
 {
@@ -240,7 +248,7 @@ static bool is_key(const char *name)
 	return i == 16;
 }
 
-/* A store holds nothing but configuration folders and the compiler
+/* A store holds nothing but configuration folders, its lock and the compiler
    wrapper's: true when root does; false (with a message) when it holds
    anything else or cannot be read. */
 static bool is_store(const char *root)
@@ -255,7 +263,7 @@ static bool is_store(const char *root)
 	}
 	while (ok && (e = readdir(dir))) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, "bin") ||
-		    is_key(e->d_name))
+		    !strcmp(e->d_name, "lock") || is_key(e->d_name))
 			continue;
 		error("%s: not a pgo-run store (it holds '%s'): not removing it", root, e->d_name);
 		ok = false;

@@ -74,12 +74,12 @@ static bool needs_training(const struct session *s, bool *ok)
 static bool train(struct cycle *c)
 {
 	struct session *s = &c->s;
-	char *raw = xasprintf("%s/raw.XXXXXX", s->store.config), *why;
+	char *why, *raw = store_new_scratch(&s->store, &why);
 	struct compiles gen;
 	long started;
 	bool ok = false;
 
-	if (files_make_unique_dir(raw, &why) < 0)
+	if (!raw)
 		fatal("%s", why);
 	/* data that programs of an earlier instrumented build wrote belongs to
 	   notes this build replaces */
@@ -230,6 +230,8 @@ int cycle_run(const struct pgo_options *o)
 	struct cycle c;
 	bool train_now, ok;
 	int status = 1, sig;
+	size_t removed;
+	char *why;
 
 	memset(&c, 0, sizeof(c));
 	if (!train_check(o))
@@ -239,7 +241,20 @@ int cycle_run(const struct pgo_options *o)
 		session_close(&c.s);
 		return 1;
 	}
+	if (!session_lock_project(&c.s)) {
+		session_close(&c.s);
+		return 1;
+	}
+	if (proc_watch_children(&why) < 0) {
+		warn("%s: the commands of a pgo-run killed with SIGKILL would go on running", why);
+		free(why);
+	}
 	printf("[store] %s (configuration %s)\n", c.s.store.config, c.s.store.key);
+	/* make would take a killed cycle's instrumented outputs for up to date */
+	removed = tree_remove_instrumented(&c.s);
+	if (removed)
+		report_step("store", "removed the %zu output%s of the instrumented build that a pgo-run killed "
+			    "before it could remove them left in the tree", removed, removed == 1 ? "" : "s");
 	if (o->build && !o->clean)
 		warn("no --clean command: the build must rebuild every object when the flags change");
 	train_now = needs_training(&c.s, &ok);

@@ -1,5 +1,6 @@
 #include "merge.h"
 #include "files.h"
+#include "gcda.h"
 #include "proc.h"
 #include "report.h"
 #include "util.h"
@@ -33,17 +34,47 @@ static bool copy_profile(const char *from, const char *to)
 	return ok;
 }
 
+long merge_check_profiles(const char *dir, char **why)
+{
+	char **files, *first = NULL;
+	size_t n, i, damaged = 0;
+
+	if (files_list(dir, ".gcda", 0, &files, &n, why) < 0)
+		return -2;
+	for (i = 0; i < n; i++) {
+		char *path = xasprintf("%s/%s", dir, files[i]), *reason;
+
+		if (gcda_check(path, &reason) < 0) {
+			if (!damaged++)
+				first = xasprintf("%s: %s", files[i], reason);
+			free(reason);
+		}
+		free(path);
+	}
+	files_free_list(files, n);
+	if (!damaged)
+		return (long)n;
+	if (damaged == 1) {
+		*why = first;
+	} else {
+		*why = xasprintf("%s (and %zu more of the %zu files)", first, damaged - 1, n);
+		free(first);
+	}
+	return -1;
+}
+
 /* gcov-tool merges two folders at a time, so N folders take N-1 chained
    merges, each carrying the sum so far with weight 1. */
 bool merge_weighted(char **dirs, const double *weights, size_t n, const char *out, const char *scratch,
 		    const char *log)
 {
-	char *previous = NULL;
+	char *previous = NULL, *why = NULL;
 	size_t i;
+	long checked;
 	bool ok = true;
 
 	if (n == 1)
-		return copy_profile(dirs[0], out);
+		ok = copy_profile(dirs[0], out);
 	for (i = 1; i < n && ok; i++) {
 		char *target = i + 1 == n ? xstrdup(out) : xasprintf("%s/merge-%zu", scratch, i);
 		char *w = xasprintf("%g,%g", i == 1 ? weights[0] : 1.0, weights[i]);
@@ -64,6 +95,19 @@ bool merge_weighted(char **dirs, const double *weights, size_t n, const char *ou
 		previous = target;
 	}
 	free(previous);
+	/* on a full disk gcov-tool says "Error writing" and exits 0 */
+	if (ok && (checked = merge_check_profiles(out, &why)) < 0) {
+		if (checked == -2) {
+			error("%s", why);
+		} else if (n == 1) {
+			error("the copied profile is damaged: %s", why);
+		} else {
+			error("the merged profile is damaged (log %s): %s", log, why);
+			report_log_tail(log, 10);
+		}
+		free(why);
+		ok = false;
+	}
 	return ok;
 }
 

@@ -19,9 +19,18 @@
 char *merge_prepare(struct session *s, const char *raw, long gen_started, const struct compiles *gen,
 		    struct store_meta *meta);
 
+/* Checks every profile file (.gcda) under dir with gcda_check: one that is
+   empty or cut short (a run killed while libgcov wrote it, a full disk)
+   fails, since gcov-tool and gcc would read it as zero counts without a
+   word.  Returns how many files there are; -1 with *why set to a new
+   message naming the first damaged file (its path under dir) and why, and
+   how many more there are; -2 with *why set when dir cannot be read. */
+long merge_check_profiles(const char *dir, char **why);
+
 /* Merges the n profile folders dirs with weights into out (an existing
    empty folder), through intermediate folders under scratch; gcov-tool's
-   output goes to log.  False (with a message) when a merge fails. */
+   output goes to log.  False (with a message) when a merge fails or what
+   it wrote is damaged (gcov-tool exits 0 after a failed write). */
 bool merge_weighted(char **dirs, const double *weights, size_t n, const char *out, const char *scratch,
 		    const char *log);
 

@@ -1,6 +1,7 @@
 #include "session.h"
 #include "files.h"
 #include "proc.h"
+#include "report.h"
 #include "util.h"
 
 #include <errno.h>
@@ -69,6 +70,97 @@ static bool lock_configuration(const struct session *s)
 	return ok;
 }
 
+bool session_lock_project(const struct session *s)
+{
+	char *lock = xasprintf("%s/lock", s->store.root), holder[64] = "";
+	int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	bool ok = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0;
+	ssize_t n;
+
+	if (ok) {
+		/* for the message of a run it refuses */
+		if (ftruncate(fd, 0) < 0 || pwrite(fd, s->store.key, strlen(s->store.key), 0) < 0)
+			warn("%s: cannot record the configuration that holds it: %s", lock, strerror(errno));
+	} else if (fd < 0) {
+		error("%s: open failed: %s", lock, strerror(errno));
+	} else if (errno != EWOULDBLOCK) {
+		error("%s: flock failed: %s", lock, strerror(errno));
+	} else {
+		n = pread(fd, holder, sizeof(holder) - 1, 0);
+		holder[n > 0 ? n : 0] = '\0';
+		holder[strcspn(holder, "\n")] = '\0';
+		error("%s: another pgo-run is building this project%s%s%s: the builds of two configurations "
+		      "would replace each other's objects in the tree; wait for it to end", lock,
+		      *holder ? " (configuration " : "", holder, *holder ? ")" : "");
+	}
+	if (fd >= 0 && !ok)
+		close(fd);
+	free(lock);
+	return ok;
+}
+
+bool session_busy(const struct session *s)
+{
+	char *lock = xasprintf("%s/lock", s->store.config);
+	int fd = open(lock, O_RDONLY | O_CLOEXEC);
+	bool busy = fd >= 0 && flock(fd, LOCK_SH | LOCK_NB) < 0 && errno == EWOULDBLOCK;
+
+	if (fd >= 0)
+		close(fd);
+	free(lock);
+	return busy;
+}
+
+/* The store whose configuration lock we hold, while a session has it open:
+   what a fatal() (it calls exit) leaves there is removed on the way out. */
+static const struct store *locked_store;
+
+static void remove_leftovers_at_exit(void)
+{
+	const struct store *store = locked_store;
+	char **removed, *why = NULL;
+	size_t n, i;
+
+	/* once: a fatal() in here must not come back */
+	locked_store = NULL;
+	if (!store)
+		return;
+	store_remove_leftovers(store, &removed, &n, &why);
+	for (i = 0; i < n; i++)
+		free(removed[i]);
+	free(removed);
+	free(why);
+}
+
+/* With the lock held, what a run killed before it could clean up left in
+   the configuration's folder cannot be in use: it goes, and we say so. */
+static void remove_leftovers(const struct session *s)
+{
+	static bool registered;
+	char **removed, *why = NULL, *list = xstrdup("");
+	size_t n, i;
+
+	if (store_remove_leftovers(&s->store, &removed, &n, &why) < 0) {
+		warn("cannot remove what an earlier pgo-run left in the store: %s", why);
+		free(why);
+	}
+	for (i = 0; i < n; i++) {
+		char *longer = xasprintf("%s%s%s", list, i ? ", " : "", removed[i]);
+
+		free(list);
+		list = longer;
+		free(removed[i]);
+	}
+	if (n)
+		report_step("store", "removed what a pgo-run killed before it could clean up left in %s: %s",
+			    s->store.config, list);
+	free(list);
+	free(removed);
+	locked_store = &s->store;
+	if (!registered && atexit(remove_leftovers_at_exit) == 0)
+		registered = true;
+}
+
 bool session_open(struct session *s, const struct pgo_options *o, bool create)
 {
 	char *description = describe_configuration(o), *why = NULL;
@@ -95,6 +187,7 @@ bool session_open(struct session *s, const struct pgo_options *o, bool create)
 	}
 	if (!lock_configuration(s))
 		return false;
+	remove_leftovers(s);
 	s->gen_dir = absolute(o->gen_dir);
 	s->use_dir = absolute(o->use_dir);
 	return flag_safe(s->store.config, "the store") && flag_safe(s->gen_dir, "--gen-dir") &&
@@ -103,6 +196,10 @@ bool session_open(struct session *s, const struct pgo_options *o, bool create)
 
 void session_close(struct session *s)
 {
+	if (locked_store == &s->store) {
+		remove_leftovers_at_exit();
+		locked_store = NULL;
+	}
 	free(s->gen_dir);
 	free(s->use_dir);
 	free(s->gen_data);

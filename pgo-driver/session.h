@@ -46,11 +46,22 @@ struct session {
 
 /* Opens the store for the configuration the options and the environment
    (CC, CFLAGS, LDFLAGS) describe.  With create: creates its folders, takes
-   the configuration's lock for the life of the process, resolves the
-   build folders (gen_dir and use_dir are NULL without) and writes the
-   compiler wrapper.  False (with a
-   message) when it cannot; session_close is needed either way. */
+   the configuration's lock for the life of the process, removes (saying
+   so) what a run killed before it could clean up left in the store, and
+   what a fatal() would leave on the way out; resolves the build folders
+   (gen_dir and use_dir are NULL without) and writes the compiler wrapper.
+   False (with a message) when it cannot; session_close is needed either
+   way. */
 bool session_open(struct session *s, const struct pgo_options *options, bool create);
+
+/* Takes the project's lock (the store's, beside each configuration's) for
+   the life of the process: cycles of two configurations would build in the
+   same tree at once.  False (with a message naming the lock and the
+   configuration whose cycle holds it) when another pgo-run holds it. */
+bool session_lock_project(const struct session *s);
+
+/* True when a pgo-run holds the configuration's lock: one runs now. */
+bool session_busy(const struct session *s);
 
 /* Frees what session_open allocated. */
 void session_close(struct session *s);

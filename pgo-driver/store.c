@@ -2,6 +2,7 @@
 #include "files.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <time.h>
 #include <math.h>
@@ -93,6 +94,68 @@ char *store_new_profile(const struct store *store, char **why)
 		return NULL;
 	}
 	return path;
+}
+
+char *store_new_scratch(const struct store *store, char **why)
+{
+	char *path = xasprintf("%s/raw.XXXXXX", store->config);
+
+	if (files_make_unique_dir(path, why) < 0) {
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+/* True when name, in a configuration's folder, is what a run makes and
+   removes before it ends: store_new_scratch's and store_new_profile's
+   folders (in_use, the profile's, aside) and store_commit_profile's
+   temporary symlink. */
+static bool unfinished(const char *name, const char *in_use)
+{
+	if (!strcmp(name, "profile.new"))
+		return true;
+	if (strncmp(name, "raw.", 4) && strncmp(name, "p.", 2))
+		return false;
+	return strcmp(name, in_use) != 0;
+}
+
+int store_remove_leftovers(const struct store *store, char ***removed, size_t *count, char **why)
+{
+	char *link = store_profile_path(store), in_use[4096];
+	const char *base;
+	ssize_t n = readlink(link, in_use, sizeof(in_use) - 1);
+	DIR *dir = opendir(store->config);
+	struct dirent *e;
+	size_t capacity = 0;
+	int status = 0;
+
+	*removed = NULL;
+	*count = 0;
+	in_use[n > 0 ? n : 0] = '\0';
+	free(link);
+	if (!dir) {
+		if (errno == ENOENT)
+			return 0;
+		*why = xasprintf("%s: opendir failed: %s", store->config, strerror(errno));
+		return -1;
+	}
+	/* store_commit_profile links by name: a path here was made by hand */
+	base = strrchr(in_use, '/') ? strrchr(in_use, '/') + 1 : in_use;
+	while ((e = readdir(dir))) {
+		char *path;
+
+		if (!unfinished(e->d_name, base))
+			continue;
+		path = xasprintf("%s/%s", store->config, e->d_name);
+		if (files_remove(path, status ? NULL : why) < 0)
+			status = -1;
+		else
+			*ARRAY_PUSH(*removed, *count, capacity) = xstrdup(e->d_name);
+		free(path);
+	}
+	closedir(dir);
+	return status;
 }
 
 int store_commit_profile(const struct store *store, const char *folder, char **replaced, char **why)

@@ -52,6 +52,18 @@ bool store_has_profile(const struct store *store);
 /* Creates a fresh empty folder for a profile being made; a new string. */
 char *store_new_profile(const struct store *store, char **why);
 
+/* Creates a fresh empty scratch folder (raw.XXXXXX) for a cycle's training
+   runs; a new string. */
+char *store_new_scratch(const struct store *store, char **why);
+
+/* Removes what a run that ended before it could clean up (SIGKILL) left in
+   the configuration's folder: scratch folders, profile folders but the one
+   in use, a half-made profile symlink.  Call only with the configuration's
+   lock held: then no run is using them.  *removed gets their names (new
+   strings; NULL and *count 0 when none); on a failure -1, what was removed
+   listed all the same. */
+int store_remove_leftovers(const struct store *store, char ***removed, size_t *count, char **why);
+
 /* Makes the folder from store_new_profile the profile in use in one rename;
    *replaced gets the folder of the profile it replaced, for the caller to
    remove (a new string), or NULL when there was none. */

@@ -1,5 +1,6 @@
 #include "train.h"
 #include "files.h"
+#include "merge.h"
 #include "proc.h"
 #include "report.h"
 #include "util.h"
@@ -151,14 +152,83 @@ static int path_components(const char *path)
 	return n;
 }
 
+/* The lines of the log in which libgcov says what it could not do with a
+   profile file under dir ("profiling:DIR/x.gcda:Cannot open", "libgcov
+   profiling error:DIR/x.gcda:Error writing"): that file's counts are lost
+   or damaged.  Sets *lines (new strings) and returns their number. */
+static size_t libgcov_errors(const char *log, const char *dir, char ***lines)
+{
+	static const char *const prefixes[] = { "libgcov profiling error:", "profiling:" };
+	FILE *f = fopen(log, "r");
+	char *line = NULL;
+	size_t cap = 0, count = 0, capacity = 0, k;
+	ssize_t n;
+
+	*lines = NULL;
+	if (!f)
+		return 0;
+	while ((n = getline(&line, &cap, f)) > 0) {
+		if (line[n - 1] == '\n')
+			line[--n] = '\0';
+		for (k = 0; k < sizeof(prefixes) / sizeof(prefixes[0]); k++) {
+			size_t len = strlen(prefixes[k]);
+
+			if (!strncmp(line, prefixes[k], len) && !strncmp(line + len, dir, strlen(dir)) &&
+			    line[len + strlen(dir)] == '/') {
+				*ARRAY_PUSH(*lines, count, capacity) = xstrdup(line);
+				break;
+			}
+		}
+	}
+	free(line);
+	fclose(f);
+	return count;
+}
+
+/* Checks what workload i wrote into dir: every profile file whole, none
+   libgcov failed to write; false (with a message) when not. */
+static bool check_profiles(struct session *s, size_t i, const char *dir, const char *log, const char *label,
+			   double seconds)
+{
+	const struct workload *w = &s->options->workloads[i];
+	char *why = NULL, **complaints;
+	size_t ncomplaints = libgcov_errors(log, dir, &complaints), k;
+	long nfiles = merge_check_profiles(dir, &why);
+	bool ok = false;
+
+	if (nfiles == -2)
+		error("workload '%s': %s; the profile in use is unchanged", w->command, why);
+	else if (nfiles < 0)
+		error("workload '%s' wrote a damaged profile file: %s; the profile in use is unchanged",
+		      w->command, why);
+	else if (ncomplaints)
+		error("workload '%s': libgcov could not write all of its profile data (log %s); the profile in "
+		      "use is unchanged", w->command, log);
+	else if (nfiles == 0)
+		error("workload '%s' wrote no profile data: it does not run the instrumented "
+		      "program, or the program did not exit normally; the profile in use is unchanged",
+		      w->command);
+	else
+		ok = true;
+	for (k = 0; k < ncomplaints; k++) {
+		error("workload '%s': %s", w->command, complaints[k]);
+		free(complaints[k]);
+	}
+	free(complaints);
+	free(why);
+	if (ok)
+		report_step(label, "%ld profile file%s in %.2f s", nfiles, nfiles == 1 ? "" : "s", seconds);
+	return ok;
+}
+
 /* Runs workload i into dir; false (with a message) when it fails or writes
-   no profile data. */
+   no profile data, or damaged data. */
 static bool run_workload(struct session *s, size_t i, const char *dir, const char *strip)
 {
 	const struct pgo_options *o = s->options;
 	const struct workload *w = &o->workloads[i];
 	char *name = xasprintf("train-%zu", i + 1), *label = xasprintf("train %zu/%zu", i + 1, o->nworkloads);
-	char *log = session_log(s, name), *command = workload_command(w->command), *why = NULL, **files = NULL;
+	char *log = session_log(s, name), *command = workload_command(w->command);
 	/* GCOV_PREFIX goes in front of the compiled-in path once its
 	   components are stripped */
 	struct proc_env env[] = {
@@ -166,7 +236,6 @@ static bool run_workload(struct session *s, size_t i, const char *dir, const cha
 		{ "GCOV_PREFIX_STRIP", strip },
 	};
 	double seconds = 0;
-	size_t nfiles = 0;
 	int status;
 	bool ok = false;
 
@@ -179,18 +248,9 @@ static bool run_workload(struct session *s, size_t i, const char *dir, const cha
 		error("workload '%s' failed: %s (log %s); the profile in use is unchanged", w->command, text, log);
 		report_log_tail(log, 10);
 		free(text);
-	} else if (files_list(dir, ".gcda", 0, &files, &nfiles, &why) < 0) {
-		error("%s", why);
-	} else if (nfiles == 0) {
-		error("workload '%s' wrote no profile data: it does not run the instrumented "
-		      "program, or the program did not exit normally; the profile in use is unchanged",
-		      w->command);
 	} else {
-		report_step(label, "%zu profile file%s in %.2f s", nfiles, nfiles == 1 ? "" : "s", seconds);
-		ok = true;
+		ok = check_profiles(s, i, dir, log, label, seconds);
 	}
-	files_free_list(files, nfiles);
-	free(why);
 	free(command);
 	free(name);
 	free(label);

@@ -15,8 +15,9 @@
 bool train_check(const struct pgo_options *options);
 
 /* Runs the workloads of the options in order, workload N (from 0) writing
-   into raw/N; false (with a message) at the first that fails or writes no
-   profile data. */
+   into raw/N; false (with a message) at the first that fails, writes no
+   profile data, or writes a damaged profile file (empty or cut short), or
+   whose log has libgcov saying it could not write one. */
 bool train_run(struct session *s, const char *raw);
 
 #endif
