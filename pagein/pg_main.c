@@ -126,6 +126,11 @@ static void pg_print_debug_usage(void)
 /*--- Output                                               ---*/
 /*------------------------------------------------------------*/
 
+/* valgrind's core (pub_core_libcfile.h), not in the tool headers: moves
+   fd above the client's descriptors, close-on-exec; the client's close,
+   dup2 and fcntl cannot reach it there. */
+extern Int VG_(safe_fd)(Int fd);
+
 static HChar *out_path;         /* final name */
 static HChar *out_temporary;    /* written here, renamed at the end */
 static Int out_fd = -1;
@@ -265,12 +270,20 @@ static void out_open(void)
 	}
 	out_temporary = VG_(malloc)("pg.out", VG_(strlen)(out_path) + 8);
 	VG_(sprintf)(out_temporary, "%s.tmp", out_path);
-	out_fd = VG_(fd_open)(out_temporary, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY, 0644);
+	/* Whatever is at that foreseeable name (a killed run's file, or a
+	   link planted there to have the tool write through it) is removed,
+	   never opened: the trace is always a new file. */
+	VG_(unlink)(out_temporary);
+	out_fd = VG_(fd_open)(out_temporary, VKI_O_CREAT | VKI_O_EXCL | VKI_O_WRONLY, 0644);
 	if (out_fd < 0) {
 		VG_(fmsg)("pagein: %s: cannot create the trace file: check that its folder exists "
 			  "and is writable\n", out_temporary);
 		VG_(exit)(1);
 	}
+	/* Out of the program's own descriptors: it may close every one above
+	   2 and open its own files there, and a program it execs inherits
+	   nothing. */
+	out_fd = VG_(safe_fd)(out_fd);
 	out_text("# pagein 2 (linkopt " PG_VERSION ")");
 	line_add("# command: ");
 	line_field(VG_(args_the_exename), LINE_ROOM);
