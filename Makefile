@@ -56,6 +56,9 @@ check: all
 demo: all
 	TOP='$(CURDIR)' samples/demo
 
+hostile-matrix: all
+	TOP='$(CURDIR)' tests/hostile-matrix
+
 bench-deporder: all
 	TOP='$(CURDIR)' bench/deporder/run
 
@@ -70,4 +73,4 @@ install:: all
 clean::
 	rm -f $(PROGS) $(OBJS) $(OBJS:.o=.d) .flags .deps-ok
 
-.PHONY: all build check demo bench-deporder bench-pagein install clean FORCE
+.PHONY: all build check demo hostile-matrix bench-deporder bench-pagein install clean FORCE

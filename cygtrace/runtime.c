@@ -36,9 +36,13 @@
 #define MODULE_CAPACITY 512
 #define PATH_POOL (256 * 1024)
 
+/* Claimed by one thread; function is stored last, with release, so that a
+   writer reading it (acquire) at a fork or at exit while other threads
+   record sees the whole record or skips it. */
 struct record {
 	uint64_t time_ns;
-	uintptr_t function, call_site;
+	uintptr_t call_site;
+	_Atomic uintptr_t function;
 	uint32_t tid;
 };
 
@@ -61,7 +65,8 @@ static _Atomic uint32_t record_count;
 static struct edge edges[EDGE_SIZE];
 static _Atomic uint64_t edge_calls;
 static struct module modules[MODULE_CAPACITY];
-static int module_count;
+/* Raised (release) only after its entry is filled: readers take no lock. */
+static _Atomic int module_count;
 static char path_pool[PATH_POOL];
 static size_t path_pool_used;
 static _Atomic int module_lock; /* a flag, tried, never waited on */
@@ -75,7 +80,7 @@ static uintptr_t stop_function;
 static char stop_function_name[256];
 static uint64_t start_ns;
 static _Atomic int reported;
-static pid_t written_pid[4];      /* per reason: the pid that wrote it */
+static _Atomic pid_t written_pid[4]; /* per reason: the pid that wrote it */
 
 static __thread uint32_t thread_id __attribute__((tls_model("initial-exec")));
 
@@ -116,14 +121,14 @@ HIDDEN static int add_module(struct dl_phdr_info *info, size_t size, void *data)
 	const char *name = info->dlpi_name;
 	char exe[PATH_MAX];
 	size_t len;
-	int i;
+	int i, count = atomic_load_explicit(&module_count, memory_order_relaxed);
 
 	(void)size;
 	(void)data;
-	for (i = 0; i < module_count; i++)
+	for (i = 0; i < count; i++)
 		if (modules[i].base == info->dlpi_addr && modules[i].path && !strcmp(modules[i].path, name[0] ? name : modules[i].path))
 			return 0;
-	if (module_count >= MODULE_CAPACITY)
+	if (count >= MODULE_CAPACITY)
 		return 1;
 	if (!name[0]) {
 		ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -134,7 +139,7 @@ HIDDEN static int add_module(struct dl_phdr_info *info, size_t size, void *data)
 	len = strlen(name) + 1;
 	if (path_pool_used + len > PATH_POOL)
 		return 1;
-	m = &modules[module_count];
+	m = &modules[count];
 	memset(m, 0, sizeof(*m));
 	memcpy(path_pool + path_pool_used, name, len);
 	m->path = path_pool + path_pool_used;
@@ -166,15 +171,15 @@ HIDDEN static int add_module(struct dl_phdr_info *info, size_t size, void *data)
 			}
 		}
 	}
-	module_count++;
+	atomic_store_explicit(&module_count, count + 1, memory_order_release);
 	return 0;
 }
 
 HIDDEN static int module_known(uintptr_t a)
 {
-	int i, k;
+	int i, k, count = atomic_load_explicit(&module_count, memory_order_acquire);
 
-	for (i = 0; i < module_count; i++)
+	for (i = 0; i < count; i++)
 		for (k = 0; k < modules[i].segment_count; k++)
 			if (a >= modules[i].start[k] && a < modules[i].end[k])
 				return 1;
@@ -307,11 +312,11 @@ HIDDEN static void write_trace(enum reason reason)
 	struct writer w;
 	pid_t pid = getpid();
 	uint32_t count = atomic_load(&record_count), i;
-	int k, saved_errno = errno;
+	uint64_t start = __atomic_load_n(&start_ns, __ATOMIC_RELAXED);
+	int k, modules_written, saved_errno = errno;
 
-	if (written_pid[reason] == pid)
+	if (atomic_exchange(&written_pid[reason], pid) == pid)
 		return;
-	written_pid[reason] = pid;
 	if (count > RECORD_CAPACITY)
 		count = RECORD_CAPACITY;
 	if (!dir || !*dir)
@@ -334,7 +339,8 @@ HIDDEN static void write_trace(enum reason reason)
 			      "recorded\n", (unsigned)RECORD_CAPACITY);
 	writer_printf(&w, "# time: CLOCK_MONOTONIC nanoseconds since the process's first record\n");
 	writer_printf(&w, "# columns: SEQ TIME TID FUNCTION CALL-SITE\n");
-	for (k = 0; k < module_count; k++) {
+	modules_written = atomic_load_explicit(&module_count, memory_order_acquire);
+	for (k = 0; k < modules_written; k++) {
 		int s;
 
 		writer_printf(&w, "# object ");
@@ -349,11 +355,12 @@ HIDDEN static void write_trace(enum reason reason)
 	}
 	for (i = 0; i < count; i++) {
 		const struct record *r = &records[i];
+		uintptr_t function = atomic_load_explicit(&r->function, memory_order_acquire);
 
-		if (!r->function) /* claimed but not yet filled by another thread */
+		if (!function) /* claimed but not yet filled by another thread */
 			continue;
-		writer_printf(&w, "%u %llu %u 0x%lx 0x%lx\n", i + 1, (unsigned long long)(r->time_ns - start_ns), r->tid,
-			      (unsigned long)r->function, (unsigned long)r->call_site);
+		writer_printf(&w, "%u %llu %u 0x%lx 0x%lx\n", i + 1, (unsigned long long)(r->time_ns - start), r->tid,
+			      (unsigned long)function, (unsigned long)r->call_site);
 	}
 	if (edges_enabled) {
 		writer_printf(&w, "# edges: CALL-SITE FUNCTION COUNT (one call in %u counted)\n", edge_sample);
@@ -392,15 +399,18 @@ HIDDEN static void first_entry(uintptr_t fn, uintptr_t site)
 {
 	uint32_t index;
 	struct record *r;
-	uint64_t t = now_ns(), unset = 0;
+	uint64_t t = now_ns(), start = __atomic_load_n(&start_ns, __ATOMIC_RELAXED);
 
 	/* Instrumented code may run before any constructor: the clock starts
 	   at the first record. */
-	if (!start_ns)
-		__atomic_compare_exchange_n(&start_ns, &unset, t, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+	if (!start) {
+		uint64_t unset = 0;
+
+		start = __atomic_compare_exchange_n(&start_ns, &unset, t, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED) ? t : unset;
+	}
 
 	if (atomic_load_explicit(&stop_requested, memory_order_relaxed) ||
-	    (stop_after_ns && t - start_ns >= stop_after_ns) || (stop_function && fn == stop_function)) {
+	    (stop_after_ns && t - start >= stop_after_ns) || (stop_function && fn == stop_function)) {
 		stop_recording();
 		return;
 	}
@@ -415,7 +425,7 @@ HIDDEN static void first_entry(uintptr_t fn, uintptr_t site)
 	r->time_ns = t;
 	r->tid = thread_id;
 	r->call_site = site;
-	r->function = fn;
+	atomic_store_explicit(&r->function, fn, memory_order_release);
 	refresh_modules(fn);
 }
 

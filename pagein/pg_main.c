@@ -79,6 +79,7 @@
 #include "pub_tool_seqmatch.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_tooliface.h"
+#include "pub_tool_vkiscnums.h"
 #include "pub_tool_xarray.h"
 
 #include <elf.h>
@@ -148,6 +149,11 @@ static void pg_print_debug_usage(void)
 /*------------------------------------------------------------*/
 /*--- Output                                               ---*/
 /*------------------------------------------------------------*/
+
+/* valgrind's core (pub_core_libcfile.h), not in the tool headers: moves
+   fd above the client's descriptors, close-on-exec; the client's close,
+   dup2 and fcntl cannot reach it there. */
+extern Int VG_(safe_fd)(Int fd);
 
 static HChar *out_path;         /* final name */
 static HChar *out_temporary;    /* written here, renamed at the end */
@@ -288,12 +294,26 @@ static void out_open(void)
 	}
 	out_temporary = VG_(malloc)("pg.out", VG_(strlen)(out_path) + 8);
 	VG_(sprintf)(out_temporary, "%s.tmp", out_path);
-	out_fd = VG_(fd_open)(out_temporary, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY, 0644);
+	/* Whatever is at that foreseeable name (a killed run's file, or a
+	   link planted there to have the tool write through it) is removed,
+	   never opened: the trace is always a new file. */
+	VG_(unlink)(out_temporary);
+	out_fd = VG_(fd_open)(out_temporary, VKI_O_CREAT | VKI_O_EXCL | VKI_O_WRONLY, 0644);
+	if (out_fd < 0 && in_fork_child) {
+		/* the child runs on as it would without the tool */
+		VG_(umsg)("pagein: %s: cannot create the trace file; this process goes on untraced\n",
+			  out_temporary);
+		return;
+	}
 	if (out_fd < 0) {
 		VG_(fmsg)("pagein: %s: cannot create the trace file: check that its folder exists "
 			  "and is writable\n", out_temporary);
 		VG_(exit)(1);
 	}
+	/* Out of the program's own descriptors: it may close every one above
+	   2 and open its own files there, and a program it execs inherits
+	   nothing. */
+	out_fd = VG_(safe_fd)(out_fd);
 	out_text("# pagein 2 (linkopt " PG_VERSION ")");
 	line_add("# command: ");
 	line_field(VG_(args_the_exename), LINE_ROOM);
@@ -1250,6 +1270,32 @@ static void pg_atfork_child(ThreadId tid)
 		emit_object(VG_(indexXA)(objects, i));
 }
 
+/* A fork child that execs keeps no trace: what it touched before the exec
+   is not kept (pagein(1)), and without --trace-children=yes nothing would
+   ever complete its file.  The parent's own exec is the launcher's to
+   report. */
+static void pg_pre_syscall(ThreadId tid, UInt syscall_number, UWord *args, UInt arg_count)
+{
+	(void)tid;
+	(void)args;
+	(void)arg_count;
+	if ((syscall_number != __NR_execve && syscall_number != __NR_execveat) || !in_fork_child || out_fd < 0)
+		return;
+	VG_(close)(out_fd);
+	out_fd = -1;
+	out_used = 0;
+	VG_(unlink)(out_temporary);
+}
+
+static void pg_post_syscall(ThreadId tid, UInt syscall_number, UWord *args, UInt arg_count, SysRes result)
+{
+	(void)tid;
+	(void)syscall_number;
+	(void)args;
+	(void)arg_count;
+	(void)result;
+}
+
 static void pg_post_clo_init(void)
 {
 	if (clo_page_size < 512 || clo_page_size > (1 << 24) || (clo_page_size & (clo_page_size - 1)))
@@ -1301,6 +1347,7 @@ static void pg_pre_clo_init(void)
 	VG_(track_new_mem_mmap)(note_mapping);
 	VG_(track_new_mem_brk)(note_brk);
 	VG_(atfork)(pg_atfork_pre, NULL, pg_atfork_child);
+	VG_(needs_syscall_wrapper)(pg_pre_syscall, pg_post_syscall);
 }
 
 VG_DETERMINE_INTERFACE_VERSION(pg_pre_clo_init)
