@@ -29,6 +29,71 @@ static void print_description(const char *description)
 	}
 }
 
+static void json_string_member(const char *name, const char *value, bool comma)
+{
+	printf("%s\"%s\": ", comma ? ", " : "", name);
+	if (value)
+		json_print_string(value);
+	else
+		fputs("null", stdout);
+}
+
+/* status as format linkopt-pgo-status, version 1 (pgo-run(1)). */
+static int status_json(struct session *s)
+{
+	struct store_meta meta = { 0 };
+	char *profile = store_profile_path(&s->store), *why = NULL, **left;
+	size_t i, changed = 0, nleft;
+	bool readable = false, busy;
+
+	printf("{");
+	json_print_format("linkopt-pgo-status", 1);
+	json_string_member("store", s->store.root, false);
+	json_string_member("configuration", s->store.key, true);
+	json_string_member("description", s->store.description, true);
+	if (store_has_profile(&s->store) && !(readable = store_meta_read(profile, &meta, &why) == 0)) {
+		error("%s", why);
+		free(why);
+	}
+	json_string_member("profile", readable ? profile : NULL, true);
+	printf(", \"profile_state\": \"%s\"", !store_has_profile(&s->store) ? "none" : readable ? "ok" : "unreadable");
+	if (readable) {
+		printf(", \"trained\": %lld, \"workloads\": [", (long long)meta.trained);
+		for (i = 0; i < meta.nworkloads; i++) {
+			printf("%s{\"weight\": %.17g", i ? ", " : "", meta.weights[i]);
+			json_string_member("command", meta.workloads[i], true);
+			printf("}");
+		}
+		printf("], \"objects\": [");
+		for (i = 0; i < meta.nobjects; i++) {
+			printf("%s{", i ? ", " : "");
+			json_string_member("path", report_object_path(meta.objects[i]), false);
+			printf(", \"has_data\": %s}", meta.has_data[i] ? "true" : "false");
+		}
+		printf("], \"sources\": %zu, \"changed_sources\": [", meta.nsources);
+		for (i = 0; i < meta.nsources; i++)
+			if (report_source_changed(&meta, i)) {
+				printf("%s", changed++ ? ", " : "");
+				json_print_string(meta.sources[i]);
+			}
+		printf("]");
+	}
+	printf(", \"stale\": %s", !readable || changed ? "true" : "false");
+	left = tree_instrumented(s, &nleft);
+	busy = nleft && session_busy(s);
+	printf(", \"instrumented_in_tree\": [");
+	for (i = 0; i < nleft; i++) {
+		printf("%s", i ? ", " : "");
+		json_print_string(left[i]);
+		free(left[i]);
+	}
+	free(left);
+	printf("], \"cycle_running\": %s}\n", busy ? "true" : "false");
+	store_meta_free(&meta);
+	free(profile);
+	return !readable || changed || nleft ? 1 : 0;
+}
+
 int commands_status(const struct pgo_options *o)
 {
 	struct session s;
@@ -40,6 +105,13 @@ int commands_status(const struct pgo_options *o)
 	if (!session_open(&s, o, false)) {
 		session_close(&s);
 		return 1;
+	}
+	if (o->json) {
+		int status = status_json(&s);
+
+		session_close(&s);
+		stdout_close_or_die();
+		return status;
 	}
 	profile = store_profile_path(&s.store);
 	printf("store: %s\nconfiguration: %s\n", s.store.root, s.store.key);
@@ -412,10 +484,24 @@ int commands_show(const struct pgo_options *o)
 		warn("%s", why);
 	if (hot.count)
 		qsort(hot.items, hot.count, sizeof(*hot.items), compare_hot);
-	printf("%14s  %s\n", "calls", "function (source:line)");
-	for (i = 0; i < hot.count && (int)i < o->top; i++)
-		printf("%14llu  %s (%s:%ld)\n", hot.items[i].count, hot.items[i].name, hot.items[i].file,
-		       hot.items[i].line);
+	if (o->json) {
+		printf("{");
+		json_print_format("linkopt-pgo-show", 1);
+		json_string_member("profile", profile, false);
+		printf(", \"functions\": [");
+		for (i = 0; i < hot.count && (int)i < o->top; i++) {
+			printf("%s\n  {\"calls\": %llu", i ? "," : "", hot.items[i].count);
+			json_string_member("function", hot.items[i].name, true);
+			json_string_member("file", hot.items[i].file, true);
+			printf(", \"line\": %ld}", hot.items[i].line);
+		}
+		printf("\n]}\n");
+	} else {
+		printf("%14s  %s\n", "calls", "function (source:line)");
+		for (i = 0; i < hot.count && (int)i < o->top; i++)
+			printf("%14llu  %s (%s:%ld)\n", hot.items[i].count, hot.items[i].name, hot.items[i].file,
+			       hot.items[i].line);
+	}
 	status = hot.count ? 0 : 1;
 out:
 	for (i = 0; i < hot.count; i++) {

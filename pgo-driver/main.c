@@ -101,7 +101,13 @@ static const struct cli_command build_command = {
 	.footer = exit_status,
 };
 
-static const struct cli_option status_options[] = { OPTION_BUILD, OPTION_STORE, { 0 } };
+static const char *const formats[] = { "text", "json", NULL };
+static int format;
+#define OPTION_FORMAT \
+	{ "--format", 0, CLI_CHOICE, &format, 0, "text (default) or json (format linkopt-pgo-status\n" \
+	  "or linkopt-pgo-show, version 1: see pgo-run(1))", formats }
+
+static const struct cli_option status_options[] = { OPTION_BUILD, OPTION_STORE, OPTION_FORMAT, { 0 } };
 
 static const struct cli_command status_command = {
 	.name = "pgo-run status",
@@ -112,7 +118,7 @@ static const struct cli_command status_command = {
 };
 
 static const struct cli_option show_options[] = {
-	OPTION_BUILD, OPTION_STORE,
+	OPTION_BUILD, OPTION_STORE, OPTION_FORMAT,
 	{ "--top", 0, CLI_CALL, &o.top, "N", "how many functions (default 20)", .set = set_count },
 	{ 0 }
 };
@@ -189,6 +195,7 @@ static int run_status(int argc, char **argv)
 {
 	if (parse(&status_command, argc, argv))
 		cli_usage_error("status takes no workloads");
+	o.json = format == 1;
 	return commands_status(&o);
 }
 
@@ -196,6 +203,7 @@ static int run_show(int argc, char **argv)
 {
 	if (parse(&show_command, argc, argv))
 		cli_usage_error("show takes no workloads");
+	o.json = format == 1;
 	return commands_show(&o);
 }
 

@@ -59,7 +59,7 @@ const char *report_age(long seconds)
 }
 
 /* An object as the build folder names it: profile names turn '/' into '#'. */
-static const char *object_path(const char *name)
+const char *report_object_path(const char *name)
 {
 	static char text[4096];
 	char *p;
@@ -77,7 +77,7 @@ void report_no_data(const struct store_meta *meta)
 
 	for (i = 0; i < meta->nobjects; i++)
 		if (!meta->has_data[i])
-			printf("    no data: %s\n", object_path(meta->objects[i]));
+			printf("    no data: %s\n", report_object_path(meta->objects[i]));
 }
 
 void report_objects(const char *label, const struct store_meta *meta)
@@ -92,15 +92,20 @@ void report_objects(const char *label, const struct store_meta *meta)
 	report_no_data(meta);
 }
 
+bool report_source_changed(const struct store_meta *meta, size_t i)
+{
+	uint64_t h;
+
+	/* a source that cannot be read any more changed too */
+	return !(files_hash(meta->sources[i], &h, NULL) == 0 && h == meta->hashes[i]);
+}
+
 size_t report_stale_sources(const struct store_meta *meta)
 {
 	size_t i, changed = 0;
 
 	for (i = 0; i < meta->nsources; i++) {
-		uint64_t h;
-
-		/* a source that cannot be read any more changed too */
-		if (files_hash(meta->sources[i], &h, NULL) == 0 && h == meta->hashes[i])
+		if (!report_source_changed(meta, i))
 			continue;
 		changed++;
 		printf("    changed since training: %s\n", meta->sources[i]);

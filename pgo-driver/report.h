@@ -5,6 +5,7 @@
 
 #include "store.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Prints "[name] " and the formatted message as one line and flushes, so
@@ -30,5 +31,11 @@ void report_objects(const char *label, const struct store_meta *meta);
    whose content changed (or that vanished) since training; returns how
    many. */
 size_t report_stale_sources(const struct store_meta *meta);
+
+/* True when source i of meta changed (or vanished) since training. */
+bool report_source_changed(const struct store_meta *meta, size_t i);
+
+/* An object of meta as the build folder names it (a static buffer). */
+const char *report_object_path(const char *name);
 
 #endif

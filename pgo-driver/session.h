@@ -25,6 +25,7 @@ struct pgo_options {
 	const char *output;     /* --output FILE: the program --bench runs */
 	int runs;               /* --runs N for --bench */
 	int top;                /* --top N for show */
+	bool json;              /* --format=json for status and show */
 	bool retrain_if_stale;
 	bool no_train;          /* pgo-run build: the optimized build only */
 	bool all;               /* clean --all */

@@ -100,16 +100,34 @@ size_t tree_remove_instrumented(const struct session *s)
 	return removed;
 }
 
-size_t tree_report(const struct session *s)
+char **tree_instrumented(const struct session *s, size_t *count)
 {
 	struct compiles c;
-	size_t i, n;
+	char **paths;
+	size_t i;
 
-	if (!instrumented_outputs(s, &c))
-		return 0;
+	*count = 0;
+	if (!instrumented_outputs(s, &c) || c.count == 0) {
+		compiles_free(&c);
+		return NULL;
+	}
+	paths = xcalloc(c.count, sizeof(*paths));
 	for (i = 0; i < c.count; i++)
-		printf("    instrumented: %s\n", c.outputs[i].path);
-	n = c.count;
+		paths[i] = xstrdup(c.outputs[i].path);
+	*count = c.count;
 	compiles_free(&c);
+	return paths;
+}
+
+size_t tree_report(const struct session *s)
+{
+	size_t i, n;
+	char **paths = tree_instrumented(s, &n);
+
+	for (i = 0; i < n; i++) {
+		printf("    instrumented: %s\n", paths[i]);
+		free(paths[i]);
+	}
+	free(paths);
 	return n;
 }

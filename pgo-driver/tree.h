@@ -27,4 +27,8 @@ size_t tree_remove_instrumented(const struct session *s);
    hold instrumentation ("    instrumented: PATH"); returns how many. */
 size_t tree_report(const struct session *s);
 
+/* The paths tree_report prints, as a new array of new strings (*count set);
+   NULL when there are none. */
+char **tree_instrumented(const struct session *s, size_t *count);
+
 #endif
