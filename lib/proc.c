@@ -437,7 +437,7 @@ static void plumbing_close_child_side(struct plumbing *p)
 
 /* After fork: the child's errno if it could not start, else 0; then its
    output, then its end. */
-static int child_status(pid_t pid, struct plumbing *p)
+static int child_status(pid_t pid, struct plumbing *p, struct rusage *usage)
 {
 	int start_errno = 0, status;
 	ssize_t got;
@@ -447,7 +447,7 @@ static int child_status(pid_t pid, struct plumbing *p)
 	if (got != sizeof(start_errno))
 		start_errno = 0;
 	read_captures(p->capture, 2);
-	while (waitpid(pid, &status, 0) < 0) {
+	while (wait4(pid, &status, 0, usage) < 0) {
 		if (errno != EINTR)
 			return -errno;
 	}
@@ -504,7 +504,7 @@ int proc_exec(const struct proc_request *rq, struct proc_result *result)
 		result->pid = pid;
 		if (rq->running)
 			*rq->running = pid;
-		result->status = child_status(pid, &p);
+		result->status = child_status(pid, &p, &result->usage);
 		if (rq->running)
 			*rq->running = 0;
 		watch_tell('-', pid);

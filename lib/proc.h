@@ -11,6 +11,7 @@
 #define LINKOPT_PROC_H
 
 #include <signal.h>
+#include <sys/resource.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -50,6 +51,8 @@ struct proc_result {
 	char *err;                   /* PROC_CAPTURE: all of stderr; else NULL */
 	double seconds;              /* wall time from start to end */
 	long pid;                    /* the child's process id; 0 when there was none */
+	struct rusage usage;         /* the child's resource use, as wait4 gave it (its
+					waited-for descendants included) */
 };
 
 /* Seconds on a monotonic clock, for step timings. */

@@ -28,7 +28,8 @@ $TOP/pgo-driver/pgo-run|pgo-run|status|pgo-driver/pgo-run.1
 $TOP/pgo-driver/pgo-run|pgo-run|show|pgo-driver/pgo-run.1
 $TOP/pgo-driver/pgo-run|pgo-run|clean|pgo-driver/pgo-run.1
 $TOP/pgo-driver/pgo-run|pgo-run|merge|pgo-driver/pgo-run.1
-$TOP/bolt/linkopt-bolt|linkopt-bolt||bolt/linkopt-bolt.1"
+$TOP/bolt/linkopt-bolt|linkopt-bolt||bolt/linkopt-bolt.1
+$TOP/pfstat/pfstat|pfstat||pfstat/pfstat.1"
 
 # A value of each kind the --help texts name, valid for the option.
 sample() {
@@ -48,6 +49,10 @@ sample() {
 	W:DIR) echo 2:. ;;
 	TRACE\[:W\]|FILE\[:W\]) echo no-such-file ;;
 	OPTION) echo -v=0 ;;
+	KB) echo 128 ;;
+	MS) echo 100 ;;
+	S) echo 1 ;;
+	PID) echo 4000000000 ;;
 	PROGRAM) echo llvm-bolt-16 ;;
 	COMMAND) echo true ;;
 	*\|*) echo "${1%%|*}" ;;

@@ -1,0 +1,45 @@
+/* pagecache: a file's pages in the kernel's page cache, and the block
+   device under it: evicting a file (a cold start), counting its resident
+   pages (mincore), the device's read counters and its read-ahead. */
+#ifndef LINKOPT_PAGECACHE_H
+#define LINKOPT_PAGECACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The block device a file lives on, as /sys/dev/block names it. */
+struct pagecache_device {
+	char name[64];           /* "vda", "loop3" (the whole disk of a partition) */
+	char stat_path[256];     /* /sys/dev/block/MAJ:MIN/stat */
+	char read_ahead_path[256]; /* the disk's queue/read_ahead_kb */
+};
+
+/* The reads a device completed, from its stat file. */
+struct pagecache_reads {
+	uint64_t requests;       /* reads completed */
+	uint64_t sectors;        /* 512-byte sectors read */
+};
+
+/* Drops path's clean pages from the page cache (fsync first, then
+   posix_fadvise DONTNEED).  0, or -1 with *why. */
+int pagecache_evict(const char *path, char **why);
+
+/* Sets *resident and *total to path's pages in the page cache and in the
+   file (mincore over a mapping of it).  0, or -1 with *why. */
+int pagecache_resident(const char *path, size_t *resident, size_t *total, char **why);
+
+/* Finds the device path lives on.  0, or -1 with *why (a file on tmpfs or
+   overlay has no block device). */
+int pagecache_device_of(const char *path, struct pagecache_device *dev, char **why);
+
+/* Reads dev's counters.  0, or -1 with *why. */
+int pagecache_device_reads(const struct pagecache_device *dev, struct pagecache_reads *reads, char **why);
+
+/* dev's read-ahead in KiB, or -1 with *why. */
+long pagecache_read_ahead_kb(const struct pagecache_device *dev, char **why);
+
+/* Sets dev's read-ahead (root only).  0, or -1 with *why. */
+int pagecache_set_read_ahead_kb(const struct pagecache_device *dev, long kb, char **why);
+
+#endif

@@ -1,0 +1,12 @@
+# pfstat: page faults, resident set, times and cold-start reads of a command.
+PFSTAT_OBJS = pfstat/main.o pfstat/loopdev.o
+PROGS += pfstat/pfstat
+BIN_PROGS += pfstat/pfstat
+MAN1 += pfstat/pfstat.1
+OBJS += $(PFSTAT_OBJS) lib/pagecache.o
+
+pfstat/pfstat: $(PFSTAT_OBJS) lib/pagecache.o $(LIB_OBJS)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS_ELF)
+
+clean::
+	rm -f pfstat/pfstat
