@@ -21,7 +21,7 @@ LIB_OBJS = lib/util.o lib/cli.o lib/archive.o lib/elfobj.o lib/trace.o lib/ldmap
 LIB_OBJS += lib/proc.o lib/linker.o
 DEPORDER_OBJS = deporder/binding.o deporder/main.o deporder/inputs.o deporder/closure.o \
 	deporder/sections.o deporder/order.o deporder/ccdriver.o deporder/hot.o deporder/pack.o \
-	deporder/evaluate.o
+	deporder/evaluate.o deporder/layout.o deporder/coldstart.o deporder/readahead.o
 # Each tool folder may add a build.mk that appends to these and adds its
 # own rules, with install:: and clean:: for its files.
 PROGS = deporder/deporder
@@ -65,6 +65,9 @@ bench-deporder: all
 bench-pagein: all
 	TOP='$(CURDIR)' bench/pagein/run
 
+bench-coldstart: all
+	TOP='$(CURDIR)' bench/coldstart/run
+
 install:: all
 	install -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(PREFIX)/share/man/man1'
 	install -m 755 $(BIN_PROGS) '$(DESTDIR)$(BINDIR)/'
@@ -73,4 +76,4 @@ install:: all
 clean::
 	rm -f $(PROGS) $(OBJS) $(OBJS:.o=.d) .flags .deps-ok
 
-.PHONY: all build check demo hostile-matrix bench-deporder bench-pagein install clean FORCE
+.PHONY: all build check demo hostile-matrix bench-deporder bench-pagein bench-coldstart install clean FORCE

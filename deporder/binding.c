@@ -187,6 +187,9 @@ int binding_check(struct hot_inputs *in, const struct link *link, const char *ma
 		free(hint);
 	}
 	elfobj_close(&binary);
-	free(path);
+	if (!status)
+		in->binary_path = path;
+	else
+		free(path);
 	return status;
 }

@@ -12,8 +12,9 @@
    map's OUTPUT name, taken from here or from the map's folder) and sets
    each run's object to the traced object that is that binary (it must also
    match object_glob when given); the binary must be of the link's kind
-   (program or -shared library).  Returns 0, or EXIT_INPUT after saying
-   what does not belong and the likely cause. */
+   (program or -shared library).  Returns 0 with in->binary_path set (newly
+   allocated), or EXIT_INPUT after saying what does not belong and the
+   likely cause. */
 int binding_check(struct hot_inputs *in, const struct link *link, const char *map_path, const char *binary_path,
 		  const char *object_glob);
 

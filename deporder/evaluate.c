@@ -1,7 +1,10 @@
 #include "evaluate.h"
+#include "coldstart.h"
+#include "layout.h"
 #include "trace.h"
 
 #include <elf.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -230,7 +233,337 @@ static void lay_out(const struct hot_order *hot, struct strmap *placed_at)
 	}
 }
 
-static void print_row(const char *name, struct touched *tt, const struct strmap *placed_at, uint64_t page)
+
+/* A first touch of a page in the ordered link: when the run made it, and
+   where the byte it touched lands. */
+struct touch_at {
+	uint64_t time, sequence;
+	uint64_t first_use;         /* among touches of one record: which first */
+	uint64_t rank;
+	uint64_t address;
+};
+
+struct touch_list {
+	struct touch_at *list;
+	size_t count, capacity;
+};
+
+static void add_touch(struct touch_list *l, uint64_t time, uint64_t sequence, uint64_t address)
+{
+	struct touch_at *t = ARRAY_PUSH(l->list, l->count, l->capacity);
+
+	t->time = time;
+	t->sequence = sequence;
+	t->first_use = 0;
+	t->rank = l->count;
+	t->address = address;
+}
+
+/* The bytes [lo, hi) of the traced link, wherever the order puts them:
+   a touch of each page they land on. */
+static void add_range(struct touch_list *l, uint64_t time, uint64_t sequence, const struct layout *layout,
+		      uint64_t lo, uint64_t hi, uint64_t page)
+{
+	const struct ldmap *m = &layout->map->map;
+	size_t i;
+
+	for (i = ldmap_index_from(m, lo); i < m->count && m->sections[i].address < hi; i++) {
+		const struct ldmap_section *s = &m->sections[i];
+		uint64_t a = s->address > lo ? s->address : lo, b = s->address + s->size < hi ? s->address + s->size : hi;
+		uint64_t from, to, p;
+
+		if (a >= b)
+			continue;
+		from = layout->address[i] + (a - s->address);
+		to = from + (b - a);
+		for (p = from / page * page; p < to; p += page)
+			add_touch(l, time, sequence, p > from ? p : from);
+	}
+}
+
+static int compare_touch(const void *a, const void *b)
+{
+	const struct touch_at *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	if (x->sequence != y->sequence)
+		return x->sequence < y->sequence ? -1 : 1;
+	if (x->first_use != y->first_use)
+		return x->first_use < y->first_use ? -1 : 1;
+	return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+static bool in_sorted(const uint64_t *list, size_t n, uint64_t v)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (list[mid] == v)
+			return true;
+		if (list[mid] < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+/* What the trace says of the input sections, for moving its touches. */
+struct trace_facts {
+	uint64_t *code_pages;    /* pages of C records, sorted */
+	size_t code_page_count;
+	uint64_t *used_at;       /* per map section of data: when the run first used it, as far
+				    as the trace tells (its first data object record, else the
+				    first run of traced code that refers to it); UINT64_MAX */
+	bool *relocated;         /* per map section: ld.so writes to it at start-up */
+	uint64_t relocating_at;  /* when ld.so first wrote to such a section */
+	struct strmap functions; /* units with a function record */
+};
+
+static void collect_facts(struct trace_facts *f, const struct trace *trace, const struct trace_object *object,
+			  const struct trace_object *loader, const struct hot_order *hot, struct link *link,
+			  const struct layout *layout, bool position_independent, uint64_t page)
+{
+	const struct hot_map *map = layout->map;
+	size_t k, capacity = 0, count = map->map.count ? map->map.count : 1;
+	uint64_t *ran_at = xmalloc(count * sizeof(*ran_at)), *referred_at = xmalloc(count * sizeof(*referred_at));
+
+	memset(f, 0, sizeof(*f));
+	f->used_at = xmalloc(count * sizeof(*f->used_at));
+	for (k = 0; k < count; k++)
+		f->used_at[k] = ran_at[k] = referred_at[k] = UINT64_MAX;
+	for (k = 0; k < trace->event_count; k++) {
+		const struct trace_event *r = &trace->events[k];
+		uint64_t at = r->kind == 'C' ? r->ip : r->address;
+		const struct ldmap_section *s;
+		struct unit_section us;
+		size_t i;
+
+		if (r->kind == 'C' && trace_object_holds(object, r->ip))
+			*ARRAY_PUSH(f->code_pages, f->code_page_count, capacity) = (r->address - object->base) / page * page;
+		if ((r->kind != 'O' && r->kind != 'F' && r->kind != 'C') || !trace_object_holds(object, at))
+			continue;
+		s = ldmap_find(&map->map, at - object->base);
+		if (!s)
+			continue;
+		i = s - map->map.sections;
+		if (r->kind == 'O' && r->time < f->used_at[i])
+			f->used_at[i] = r->time;
+		if (r->kind != 'O' && r->time < ran_at[i])
+			ran_at[i] = r->time;
+		if (r->kind == 'F' && hot_map_section(map, s, &us))
+			*strmap_slot(&f->functions, us.unit->name) = us.unit;
+	}
+	if (f->code_page_count)
+		qsort(f->code_pages, f->code_page_count, sizeof(*f->code_pages), compare_u64);
+	/* the data the traced code refers to, from when that code first ran */
+	for (k = 0; k < hot->count; k++) {
+		const struct unit_section *us = &hot->sections[k];
+		const struct elf_section *text;
+		size_t from = layout_map_index(layout, us), r;
+
+		if (!hot_bound_for_text(us) || from == SIZE_MAX || ran_at[from] == UINT64_MAX)
+			continue;
+		text = &us->unit->elf.sections[us->section];
+		for (r = 0; r < text->reloc_count; r++) {
+			struct unit_section to;
+			size_t i;
+
+			if (!sections_reloc_target(link, us->unit, &text->relocs[r], &to.unit, &to.section))
+				continue;
+			i = layout_map_index(layout, &to);
+			if (i != SIZE_MAX && ran_at[from] < referred_at[i])
+				referred_at[i] = ran_at[from];
+		}
+	}
+	for (k = 0; k < count; k++)
+		if (f->used_at[k] == UINT64_MAX)
+			f->used_at[k] = referred_at[k];
+	/* the pointers of a position-independent file are relocated by ld.so
+	   as it starts, wherever they are */
+	f->relocated = xcalloc(count, sizeof(bool));
+	for (k = 0; position_independent && k < map->map.count; k++) {
+		struct unit_section us;
+
+		if (hot_map_section(map, &map->map.sections[k], &us)) {
+			const struct elf_section *s = &us.unit->elf.sections[us.section];
+
+			f->relocated[k] = (s->flags & SHF_WRITE) && s->reloc_count;
+		}
+	}
+	f->relocating_at = UINT64_MAX;
+	for (k = 0; loader && k < trace->event_count; k++) {
+		const struct trace_event *r = &trace->events[k];
+		uint64_t p = r->address - object->base;
+		size_t i;
+
+		if (r->kind != 'D' || !trace_object_holds(loader, r->ip) || trace_object_at(trace, r->address, page) != object)
+			continue;
+		for (i = ldmap_index_from(&map->map, p); i < map->map.count && map->map.sections[i].address < p + page; i++)
+			if (f->relocated[i] && r->time < f->relocating_at)
+				f->relocating_at = r->time;
+	}
+	free(ran_at);
+	free(referred_at);
+}
+
+static void free_facts(struct trace_facts *f)
+{
+	free(f->code_pages);
+	free(f->used_at);
+	free(f->relocated);
+	strmap_free(&f->functions);
+}
+
+/* A code page the trace touched first at r: the instruction that touched
+   it, and the whole part on the page of sections whose objects told the
+   tracer of no function (crt files, objects without debug information),
+   so that what runs there leaves no other record.  .fini runs at exit. */
+static void move_code_page(struct touch_list *l, const struct trace_event *r, uint64_t p, uint64_t ip,
+			   const struct layout *layout, const struct trace_facts *f, uint64_t page)
+{
+	const struct hot_map *map = layout->map;
+	size_t i;
+
+	add_touch(l, r->time, r->sequence, layout_address(layout, ip));
+	for (i = ldmap_index_from(&map->map, p); i < map->map.count && map->map.sections[i].address < p + page; i++) {
+		const struct ldmap_section *s = &map->map.sections[i];
+		struct unit_section us;
+
+		if (!layout->moved[i] || !strcmp(s->output, ".fini"))
+			continue;
+		if (hot_map_section(map, s, &us) && strmap_get(&f->functions, us.unit->name))
+			continue;
+		add_range(l, r->time, r->sequence, layout, s->address > p ? s->address : p,
+			  s->address + s->size < p + page ? s->address + s->size : p + page, page);
+	}
+}
+
+/* Whether section i, moved by the order, was likely touched on a data
+   page: by ld.so (loader) if ld.so relocates it, by the program if the run
+   is known to use it. */
+static bool likely_touched(const struct trace_facts *f, const struct layout *layout, size_t i, bool loader)
+{
+	return layout->moved[i] && (loader ? f->relocated[i] : f->used_at[i] != UINT64_MAX);
+}
+
+/* A data page the trace touched first at r.  Where its sections move, the
+   touch goes with those likely touched (likely_touched), the one used
+   first first; when ld.so made it, also with the sections that stay there
+   (the linker's: the dynamic section, the GOT), which are what ld.so reads
+   and writes besides relocations.  With none of them, with every section
+   on the page. */
+static void move_data_page(struct touch_list *l, const struct trace_event *r, uint64_t p, bool loader,
+			   const struct layout *layout, const struct trace_facts *f, uint64_t page)
+{
+	const struct ldmap *m = &layout->map->map;
+	size_t first = ldmap_index_from(m, p), i;
+	bool moves = false, stays = false, known = false;
+
+	for (i = first; i < m->count && m->sections[i].address < p + page; i++) {
+		moves |= layout->moved[i];
+		stays |= !layout->moved[i];
+		known |= likely_touched(f, layout, i, loader);
+	}
+	if (!moves || (loader && stays))
+		add_touch(l, r->time, r->sequence, p);
+	if (!moves || (loader && stays && !known))
+		return;
+	for (i = first; i < m->count && m->sections[i].address < p + page; i++) {
+		const struct ldmap_section *s = &m->sections[i];
+		uint64_t lo = s->address > p ? s->address : p;
+		uint64_t hi = s->address + s->size < p + page ? s->address + s->size : p + page;
+		size_t k = l->count;
+
+		if (known && !likely_touched(f, layout, i, loader))
+			continue;
+		if (loader && f->relocated[i]) {
+			/* ld.so relocates in the order of its relocations: of addresses */
+			add_range(l, f->relocating_at, 0, layout, lo, hi, page);
+			for (; k < l->count; k++)
+				l->list[k].first_use = l->list[k].address;
+			continue;
+		}
+		add_range(l, r->time, r->sequence, layout, lo, hi, page);
+		for (; k < l->count; k++)
+			l->list[k].first_use = f->used_at[i] != UINT64_MAX ? f->used_at[i] : r->time;
+	}
+}
+
+/* .fini, where the order puts it, when its page ran: at exit. */
+static void move_fini(struct touch_list *l, const struct layout *layout, const struct trace_facts *f, uint64_t page)
+{
+	const struct ldmap *m = &layout->map->map;
+	size_t i;
+
+	for (i = 0; i < m->count; i++)
+		if (!strcmp(m->sections[i].output, ".fini") &&
+		    in_sorted(f->code_pages, f->code_page_count, m->sections[i].address / page * page))
+			add_touch(l, UINT64_MAX, UINT64_MAX, layout->address[i]);
+}
+
+/* The cold start of the traced object as it is (the trace's own first
+   touches of its code and data pages) and under the order (each touch
+   moved where the order puts what it touched, in the order the run made
+   them). */
+static void cold_starts(const struct traced_run *run, const struct layout *layout, const struct hot_order *hot,
+			struct link *link, const struct coldstart_file *file, unsigned long read_ahead_kb,
+			uint64_t page, struct coldstart_reads *now, struct coldstart_reads *ordered)
+{
+	const struct trace *trace = &run->trace;
+	const struct trace_object *object = run->object;
+	bool program = object == &trace->objects[0];
+	const struct trace_object *loader = NULL;
+	struct touch_list moved = { 0 };
+	struct trace_facts facts;
+	uint64_t *addresses = NULL;
+	size_t count = 0, capacity = 0, k;
+
+	/* the dynamic loader runs the first instruction of the process */
+	if (trace->event_count)
+		loader = trace_object_at(trace, trace->events[0].ip, 1);
+	if (loader == object)
+		loader = NULL;
+
+	collect_facts(&facts, trace, object, loader, hot, link, layout, file->position_independent, page);
+	for (k = 0; k < trace->event_count; k++) {
+		const struct trace_event *r = &trace->events[k];
+		uint64_t at;
+
+		if (r->kind != 'C' && r->kind != 'D' && r->kind != 'F' && r->kind != 'O')
+			continue;
+		if (trace_object_at(trace, r->address, r->kind == 'C' || r->kind == 'D' ? page : 1) != object)
+			continue;
+		at = r->address - object->base;
+		if (r->kind == 'C' || r->kind == 'D')
+			*ARRAY_PUSH(addresses, count, capacity) = at;
+		if (r->kind == 'C')
+			move_code_page(&moved, r, at, trace_object_holds(object, r->ip) ? r->ip - object->base : at,
+				       layout, &facts, page);
+		else if (r->kind == 'F' || r->kind == 'O')
+			add_touch(&moved, r->time, r->sequence, layout_address(layout, at));
+		else
+			move_data_page(&moved, r, at, loader && trace_object_holds(loader, r->ip), layout, &facts, page);
+	}
+	move_fini(&moved, layout, &facts, page);
+	*now = coldstart_replay(file, program, addresses, count, read_ahead_kb);
+	if (moved.count)
+		qsort(moved.list, moved.count, sizeof(*moved.list), compare_touch);
+	free(addresses);
+	addresses = xmalloc((moved.count ? moved.count : 1) * sizeof(*addresses));
+	for (k = 0; k < moved.count; k++)
+		addresses[k] = moved.list[k].address;
+	*ordered = coldstart_replay(file, program, addresses, moved.count, read_ahead_kb);
+	free(addresses);
+	free(moved.list);
+	free_facts(&facts);
+}
+
+static void print_row(const char *name, struct touched *tt, const struct strmap *placed_at, uint64_t page,
+		      const struct coldstart_reads *now, const struct coldstart_reads *ordered)
 {
 	uint64_t *pages = NULL, window = 65536;
 	size_t n = 0, capacity = 0, distinct, windows, old_distinct, old_windows, i;
@@ -250,28 +583,49 @@ static void print_row(const char *name, struct touched *tt, const struct strmap 
 	}
 	count_pages(pages, n, window, &distinct, &windows);
 	count_pages(tt->current, tt->current_count, window, &old_distinct, &old_windows);
-	printf("%-40s %14zu %14zu %16zu %16zu\n", name, old_distinct, distinct, old_windows, windows);
+	printf("%-40s %14zu %14zu %16zu %16zu", name, old_distinct, distinct, old_windows, windows);
+	if (now)
+		printf(" %10" PRIu64 " %12" PRIu64 " %10" PRIu64 " %12" PRIu64 "\n", now->pages, ordered->pages,
+		       now->requests, ordered->requests);
+	else
+		printf(" %10s %12s %10s %12s\n", "-", "-", "-", "-");
 	free(pages);
 }
 
-void evaluate_traces(const struct hot_order *hot, const struct hot_inputs *in, uint64_t page_size)
+void evaluate_traces(const struct hot_order *hot, struct link *link, const struct hot_inputs *in,
+		     const struct unit_section *order, size_t order_count, uint64_t page_size,
+		     unsigned long read_ahead_kb)
 {
 	struct strmap placed_at = { 0 };
+	struct coldstart_file file;
+	struct layout layout;
 	uint64_t page = page_size ? page_size : 4096;
+	bool have_file;
+	char *why;
 	size_t t, i;
 
 	lay_out(hot, &placed_at);
-	printf("%-40s %14s %14s %16s %16s\n", "trace", "pages now", "pages ordered", "64K windows now",
-	       "64K windows ord.");
+	layout_compute(&layout, &in->map, order, order_count, hot->count);
+	have_file = coldstart_file_read(&file, in->binary_path, &why) == 0;
+	if (!have_file) {
+		warn("%s: no cold-start figures: %s", in->binary_path, why);
+		free(why);
+	}
+	printf("%-40s %14s %14s %16s %16s %10s %12s %10s %12s\n", "trace", "pages now", "pages ordered",
+	       "64K windows now", "64K windows ord.", "read now", "read ordered", "reqs now", "reqs ordered");
 	for (t = 0; t < in->count; t++) {
 		const struct traced_run *run = &in->runs[t];
+		struct coldstart_reads now, ordered;
 		struct touched tt = { 0 };
+		bool cold = have_file && run->trace.page_size == 4096;
 
 		/* A trace of function entries alone (cygtrace) says nothing of pages. */
 		if (!run->object || !run->trace.page_size)
 			continue;
 		collect_touched(&tt, &run->trace, run->object, &in->map);
-		print_row(run->path, &tt, &placed_at, page);
+		if (cold)
+			cold_starts(run, &layout, hot, link, &file, read_ahead_kb, run->trace.page_size, &now, &ordered);
+		print_row(run->path, &tt, &placed_at, page, cold ? &now : NULL, cold ? &ordered : NULL);
 		free(tt.ranges);
 		free(tt.fixed_pages);
 		free(tt.current);
@@ -281,4 +635,7 @@ void evaluate_traces(const struct hot_order *hot, const struct hot_inputs *in, u
 		free(placed_at.slots[i].value);
 	}
 	strmap_free(&placed_at);
+	layout_free(&layout);
+	if (have_file)
+		coldstart_file_free(&file);
 }

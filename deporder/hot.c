@@ -407,6 +407,7 @@ void hot_inputs_free(struct hot_inputs *in)
 	for (t = 0; t < in->count; t++)
 		trace_free(&in->runs[t].trace);
 	free(in->runs);
+	free(in->binary_path);
 	hot_map_free(&in->map);
 	memset(in, 0, sizeof(*in));
 }

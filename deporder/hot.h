@@ -58,6 +58,7 @@ struct hot_inputs {
 	struct hot_map map;
 	struct traced_run *runs;
 	size_t count;
+	char *binary_path;          /* the binary the map describes and the traces are of */
 };
 
 /* Reads the map at map_path and each trace (pagein or cygtrace files) of

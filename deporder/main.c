@@ -21,9 +21,10 @@ static struct {
 	char **traces;
 	double *weights, next_weight;
 	size_t trace_count;
-	unsigned long page_size;
+	unsigned long page_size, read_ahead_kb;
+	bool read_ahead_given;
 	double min_match;
-} opt = { .next_weight = 1, .page_size = 4096, .min_match = 0.9 };
+} opt = { .next_weight = 1, .page_size = 4096, .read_ahead_kb = 128, .min_match = 0.9 };
 
 static const char *const granularities[] = { "object", "section", NULL };
 static const char *const formats[] = { "list", "members", "json", NULL };
@@ -61,6 +62,18 @@ static const char *set_page_size(void *target, const char *value)
 	if (!cli_unsigned(value, &n) || (n && (n < 256 || n > (1ul << 30) || (n & (n - 1)))))
 		return "is not 0 or a power of two from 256 to 1073741824";
 	opt.page_size = n;
+	return NULL;
+}
+
+static const char *set_read_ahead(void *target, const char *value)
+{
+	unsigned long n;
+
+	(void)target;
+	if (!cli_unsigned(value, &n) || n > 1048576)
+		return "is not a number of KiB from 0 to 1048576";
+	opt.read_ahead_kb = n;
+	opt.read_ahead_given = true;
 	return NULL;
 }
 
@@ -125,8 +138,13 @@ static const struct cli_option options[] = {
 	{ "--no-data", 0, CLI_FLAG, &opt.no_data, 0, "do not move the data the traced code refers to" },
 	{ "--evaluate", 0, CLI_FLAG, &opt.evaluate, 0,
 	  "print, per trace, the code pages it touches now and\n"
-	  "would touch with the order, and the 64 KiB\n"
-	  "fault-around windows of each, without relinking" },
+	  "would touch with the order, the 64 KiB fault-around\n"
+	  "windows of each, and the file pages and read requests\n"
+	  "of a cold start now and with the order, without\n"
+	  "relinking" },
+	{ "--read-ahead-kb", 0, CLI_CALL, 0, "N",
+	  "the read-ahead of the disk for --evaluate's cold start,\n"
+	  "as /sys/block/DEV/queue/read_ahead_kb (default 128)", .set = set_read_ahead },
 	{ "--min-match", 0, CLI_CALL, 0, "P",
 	  "refuse a trace of which less than P% matches the link\n"
 	  "(default 90): it is stale", .set = set_min_match },
@@ -223,6 +241,8 @@ static char **link_arguments(char **operands, int *count, char **ld_program)
 		cli_usage_error("--binary is for --trace");
 	if (opt.evaluate && (!opt.trace_count || opt.granularity != 1))
 		cli_usage_error("--evaluate needs --trace and --granularity=section");
+	if (opt.read_ahead_given && !opt.evaluate)
+		cli_usage_error("--read-ahead-kb is for --evaluate");
 	if (!*ld_program)
 		*ld_program = xstrdup(ld && *ld ? ld : "ld");
 	return args;
@@ -342,11 +362,6 @@ int main(int argc, char **argv)
 		if (opt.granularity == 1)
 			hot_warn_whole_objects(&hot);
 		pack_hot(&hot, opt.page_size);
-		if (opt.evaluate) {
-			evaluate_traces(&hot, &traced, opt.page_size);
-			stdout_close_or_die();
-			return EXIT_OK;
-		}
 	}
 	if (by_section) {
 		if (closure_load_relocs(&link) && !link.keep_going)
@@ -354,6 +369,16 @@ int main(int argc, char **argv)
 		sections_mark(&link);
 		if (opt.trace_count && hot.order_data)
 			hot_add_data(&hot, &link);
+	}
+	if (opt.evaluate) {
+		size_t n;
+		struct unit_section *order = order_compute(&link, hot.sections, hot.count, true, &n);
+
+		/* the order the emitters print, the data the traced code uses included */
+		evaluate_traces(&hot, &link, &traced, order, n, opt.page_size, opt.read_ahead_kb);
+		free(order);
+		stdout_close_or_die();
+		return EXIT_OK;
 	}
 	if (opt.out && opt.trace_count)
 		warn_if_worse(opt.out, hot.match_rate);

@@ -10,7 +10,8 @@ FUZZ_LDFLAGS = $(FUZZ_SANITIZE) -fsanitize=fuzzer
 FUZZ_HARNESSES = elfobj archive inputs ldmap trace sites json store
 FUZZ_BINS = $(FUZZ_HARNESSES:%=fuzz/build/fuzz-%)
 
-FUZZ_DEPORDER_OBJS = $(filter-out deporder/main.o,$(DEPORDER_OBJS)) $(EMIT_OBJS) $(LIB_OBJS)
+# linkscripts/build.mk, which sets EMIT_OBJS, is read after this file
+FUZZ_DEPORDER_OBJS = $(filter-out deporder/main.o,$(DEPORDER_OBJS)) linkscripts/emit.o $(LIB_OBJS)
 fuzz/build/fuzz-elfobj: fuzz/build/fuzz/fuzz-elfobj.o fuzz/build/lib/elfobj.o fuzz/build/lib/util.o
 fuzz/build/fuzz-archive: fuzz/build/fuzz/fuzz-archive.o fuzz/build/lib/archive.o fuzz/build/lib/elfobj.o \
 	fuzz/build/lib/util.o

@@ -527,6 +527,53 @@ bad:
 	return -1;
 }
 
+struct elf_segment *elfobj_segments(const struct elf_object *obj, size_t *count, uint64_t *table_offset,
+				    uint64_t *table_size, char **why)
+{
+	struct elf_segment *segments;
+	GElf_Ehdr eh;
+	size_t n, i;
+
+	*count = 0;
+	*why = NULL;
+	if (!gelf_getehdr(obj->elf, &eh)) {
+		*why = libelf_failure("gelf_getehdr");
+		return NULL;
+	}
+	if (elf_getphdrnum(obj->elf, &n) < 0) {
+		*why = libelf_failure("elf_getphdrnum");
+		return NULL;
+	}
+	*table_offset = eh.e_phoff;
+	*table_size = (uint64_t)n * eh.e_phentsize;
+	if (!n)
+		return NULL;
+	segments = xcalloc(n, sizeof(*segments));
+	for (i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(obj->elf, i, &ph)) {
+			*why = libelf_failure("gelf_getphdr");
+			free(segments);
+			return NULL;
+		}
+		if (ph.p_type == PT_LOAD && (ph.p_offset > obj->image_size || ph.p_filesz > obj->image_size - ph.p_offset)) {
+			*why = xasprintf("cannot read ELF: program header %zu maps bytes past the end of the file (truncated?)",
+					 i);
+			free(segments);
+			return NULL;
+		}
+		segments[i].type = ph.p_type;
+		segments[i].flags = ph.p_flags;
+		segments[i].offset = ph.p_offset;
+		segments[i].vaddr = ph.p_vaddr;
+		segments[i].filesz = ph.p_filesz;
+		segments[i].memsz = ph.p_memsz;
+	}
+	*count = n;
+	return segments;
+}
+
 bool elfobj_build_id(const struct elf_object *obj, char *hex, size_t hex_size)
 {
 	size_t i;

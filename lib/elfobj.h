@@ -36,6 +36,12 @@ struct elf_symbol {
 	bool version_hidden;     /* non-default version (name@VER, not name@@VER) */
 };
 
+/* A program header of a linked file. */
+struct elf_segment {
+	uint32_t type, flags;    /* PT_*, PF_* */
+	uint64_t offset, vaddr, filesz, memsz;
+};
+
 struct elf_object {
 	const char *name;        /* for messages: path or archive(member) */
 	void *elf;               /* Elf *, opaque outside elfobj.c */
@@ -69,6 +75,14 @@ int elfobj_open(struct elf_object *obj, const char *name, void *data, size_t siz
 /* Like elfobj_open, for a linked executable or shared library whose
    addresses are to be resolved: reads .symtab (or .dynsym without it). */
 int elfobj_open_linked(struct elf_object *obj, const char *name, void *data, size_t size, char **why);
+
+/* The program headers of a linked file, in file order (a new array of
+   *count; NULL with *count 0 when it has none), with the bytes they take
+   in the file (*table_offset, *table_size); NULL with *why set (newly
+   allocated) when one cannot be read or a PT_LOAD one lies outside the
+   file. */
+struct elf_segment *elfobj_segments(const struct elf_object *obj, size_t *count, uint64_t *table_offset,
+				    uint64_t *table_size, char **why);
 
 /* Writes the GNU build-id as hex into hex; false if the file has none. */
 bool elfobj_build_id(const struct elf_object *obj, char *hex, size_t hex_size);

@@ -6,8 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The output section of the default script an input section goes to. */
-static const char *output_section_of(const char *name)
+const char *emit_output_section(const char *name)
 {
 	static const struct { const char *prefix, *output; } rules[] = {
 		{ ".text", ".text" }, { ".rodata", ".rodata" }, { ".data.rel.ro", ".data.rel.ro" },
@@ -102,7 +101,7 @@ static void print_patterns(const struct ordering *order, const char *output)
 		if (text && i == order->hot)
 			print_hot_end(order);
 		if (e->section) {
-			const char *out = output_section_of(e->section);
+			const char *out = emit_output_section(e->section);
 
 			if (out && !strcmp(out, output))
 				printf("    %s(%s)\n", e->file, e->section);

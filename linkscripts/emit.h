@@ -11,6 +11,11 @@
    places inside the traced range. */
 #define EMIT_PREFETCH_SECTION ".text.linkopt_prefetch"
 
+/* The output section the GNU ld script puts an input section of this name
+   in when an order names it (.text, .rodata, .data.rel.ro, .data or .bss);
+   NULL for one the script does not order. */
+const char *emit_output_section(const char *name);
+
 enum emit_format { EMIT_LIST, EMIT_GOLD, EMIT_LLD, EMIT_GNU_LD, EMIT_CALL_GRAPH };
 
 /* Prints order to stdout in the given form (EMIT_LIST: its units); its

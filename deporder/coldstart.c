@@ -1,0 +1,99 @@
+#include "coldstart.h"
+#include "readahead.h"
+#include "util.h"
+
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define PAGE 4096
+#define BINPRM_BUF_SIZE 256     /* what execve reads first */
+#define LD_SO_FIRST_READ 832    /* what ld.so reads first of a library (struct filebuf) */
+
+int coldstart_file_read(struct coldstart_file *file, const char *path, char **why)
+{
+	struct elf_object elf;
+	void *data;
+	size_t size;
+
+	memset(file, 0, sizeof(*file));
+	if (map_file(path, &data, &size, why) < 0)
+		return -1;
+	if (elfobj_open_linked(&elf, path, data, size, why) < 0) {
+		munmap(data, size);
+		return -1;
+	}
+	file->size = size;
+	file->position_independent = elf.type == ET_DYN;
+	file->segments = elfobj_segments(&elf, &file->segment_count, &file->table_offset, &file->table_size, why);
+	elfobj_close(&elf);
+	munmap(data, size);
+	if (*why)
+		return -1;
+	return 0;
+}
+
+void coldstart_file_free(struct coldstart_file *file)
+{
+	free(file->segments);
+	memset(file, 0, sizeof(*file));
+}
+
+struct coldstart_reads coldstart_replay(const struct coldstart_file *file, bool program, const uint64_t *addresses,
+					size_t count, unsigned long read_ahead_kb)
+{
+	struct readahead_vma *vmas = xcalloc(file->segment_count ? file->segment_count : 1, sizeof(*vmas));
+	const struct elf_segment **of_vma = xcalloc(file->segment_count ? file->segment_count : 1, sizeof(*of_vma));
+	struct coldstart_reads reads;
+	struct readahead *ra;
+	size_t n = 0, i, v;
+
+	for (i = 0; i < file->segment_count; i++) {
+		const struct elf_segment *s = &file->segments[i];
+
+		if (s->type != PT_LOAD || !s->filesz)
+			continue;
+		vmas[n].file_page = s->offset / PAGE;
+		vmas[n].pages = (s->offset + s->filesz + PAGE - 1) / PAGE - s->offset / PAGE;
+		vmas[n].virtual_page = s->vaddr / PAGE;
+		vmas[n].exec = s->flags & PF_X;
+		of_vma[n++] = s;
+	}
+	ra = readahead_new((file->size + PAGE - 1) / PAGE, read_ahead_kb / 4, vmas, n);
+	if (program) {
+		readahead_read(ra, 0, BINPRM_BUF_SIZE);
+		readahead_read(ra, file->table_offset, file->table_size);
+		for (i = 0; i < file->segment_count; i++)
+			if (file->segments[i].type == PT_INTERP)
+				readahead_read(ra, file->segments[i].offset, file->segments[i].filesz);
+		/* padzero: the kernel clears the tail of the last file page of a
+		   segment that goes on as .bss */
+		for (v = 0; v < n; v++) {
+			const struct elf_segment *s = of_vma[v];
+
+			if (s->memsz > s->filesz && (s->vaddr + s->filesz) % PAGE)
+				readahead_touch(ra, v, (s->offset + s->filesz) / PAGE, true);
+		}
+	} else {
+		readahead_read(ra, 0, LD_SO_FIRST_READ);
+		if (file->table_offset + file->table_size > LD_SO_FIRST_READ)
+			readahead_read(ra, file->table_offset, file->table_size);
+	}
+	for (i = 0; i < count; i++) {
+		for (v = 0; v < n; v++) {
+			const struct elf_segment *s = of_vma[v];
+
+			if (addresses[i] >= s->vaddr / PAGE * PAGE && addresses[i] < s->vaddr + s->memsz) {
+				readahead_touch(ra, v, addresses[i] / PAGE - s->vaddr / PAGE + s->offset / PAGE, false);
+				break;
+			}
+		}
+	}
+	reads.pages = readahead_pages_read(ra);
+	reads.requests = readahead_requests(ra);
+	readahead_free(ra);
+	free(vmas);
+	free(of_vma);
+	return reads;
+}

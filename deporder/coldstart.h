@@ -1,0 +1,46 @@
+/* coldstart: the file pages a cold start of a traced object reads,
+   replayed through the page cache model (readahead.h): the reads of its
+   headers (execve's of a program: the first 256 bytes, the program
+   headers, the interpreter's name; ld.so's of a shared library: the first
+   832 bytes), the kernel's write to the page where a program's data
+   segment meets its .bss (padzero: the trace cannot see it), then the
+   first touches of its pages in the order the run made them, through the
+   mappings of its PT_LOAD segments. */
+#ifndef DEPORDER_COLDSTART_H
+#define DEPORDER_COLDSTART_H
+
+#include "elfobj.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* What of a linked file decides what a cold start of it reads. */
+struct coldstart_file {
+	uint64_t size;                     /* bytes */
+	struct elf_segment *segments;
+	size_t segment_count;
+	uint64_t table_offset, table_size; /* the program headers */
+	bool position_independent;         /* ET_DYN: a PIE or a shared library */
+};
+
+/* Reads the program headers of the file at path; returns 0, or -1 with
+   *why set (newly allocated). */
+int coldstart_file_read(struct coldstart_file *file, const char *path, char **why);
+
+/* Frees what coldstart_file_read allocated. */
+void coldstart_file_free(struct coldstart_file *file);
+
+struct coldstart_reads {
+	uint64_t pages;          /* of the file, read into the page cache */
+	uint64_t requests;       /* read requests: runs of pages read at once */
+};
+
+/* A cold start of file (program: started by execve, else loaded by ld.so)
+   whose run first touched the pages at addresses (virtual addresses of the
+   link, in the order the run touched them), with read_ahead_kb of
+   read-ahead. */
+struct coldstart_reads coldstart_replay(const struct coldstart_file *file, bool program, const uint64_t *addresses,
+					size_t count, unsigned long read_ahead_kb);
+
+#endif

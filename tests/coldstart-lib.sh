@@ -1,0 +1,83 @@
+# Helpers for the cold-start tests of deporder --evaluate (sourced after
+# lib.sh and pagein-lib.sh).
+
+# coldstart_program: writes, compiles and links in the current folder a
+# program whose start-up is known.  In source order, as the default link
+# lays them out: 24 cold functions of about 12 KiB each (a 12000-byte hole
+# in the middle), among which 6 small hot ones and 2 hot ones of 12 KiB
+# (a call runs code at both ends of those); 12 cold tables of 8 KiB in
+# .rodata, among which 6 small objects main reads 3 of, and one hot table
+# of 8 KiB it reads at three places; 6 tables of 512 pointers that ld.so
+# relocates, main calls through 2.  Each in its own section: an order packs
+# the hot code and the hot data together.  prog is the default link
+# (prog.map its map), trace pagein's trace of it, order.ld deporder's
+# order of it, ordered the relink with that order and ordered.trace
+# pagein's trace of that.
+coldstart_program() {
+	local i
+	{
+		echo '#include <stdio.h>'
+		for i in $(seq 0 23); do
+			printf '__attribute__((noinline)) int c%d(int x)\n{\n\tif (x == -7)\n' "$i"
+			printf '\t\t__asm__ volatile(".skip 12000, 0x90");\n\treturn x * %d + 1;\n}\n' "$((i + 2))"
+			if (( i % 4 == 1 )); then
+				printf '__attribute__((noinline)) int h%d(int x)\n{\n\treturn x * %d + 3;\n}\n' \
+					"$((i / 4))" "$((i + 5))"
+			fi
+			if (( i == 9 || i == 17 )); then
+				printf '__attribute__((noinline)) int g%d(int x)\n{\n\tif (x == -7)\n' "$i"
+				printf '\t\t__asm__ volatile(".skip 12000, 0x90");\n\treturn x * %d + 2;\n}\n' "$((i + 3))"
+			fi
+		done
+		for i in $(seq 0 11); do
+			printf 'const unsigned char t%d[8192] = { [0] = %d, [8191] = %d };\n' "$i" "$((i + 1))" "$((i + 3))"
+			if (( i % 2 )); then
+				printf 'const int s%d[4] = { %d, %d, %d, %d };\n' "$((i / 2))" "$i" "$((i + 1))" "$((i + 2))" \
+					"$((i + 3))"
+			fi
+			if (( i == 6 )); then
+				printf 'const unsigned char hot[8192] = { [0] = 1, [4100] = 2, [8191] = 3 };\n'
+			fi
+		done
+		for i in $(seq 0 5); do
+			printf 'int (*const p%d[512])(int) = { [0 ... 510] = c%d, [511] = h%d };\n' "$i" "$i" "$i"
+		done
+	} > work.c
+	cat > main.c <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+int h0(int), h1(int), h2(int), h3(int), h4(int), h5(int), g9(int), g17(int);
+extern const int s1[4], s3[4], s5[4];
+extern const unsigned char hot[8192];
+extern int (*const p0[512])(int), (*const p3[512])(int);
+int main(int argc, char **argv)
+{
+	int i = argc > 1 ? atoi(argv[1]) : 0;
+	int s = h0(1) + h1(2) + h2(3) + h3(4) + h4(5) + h5(6) + g9(7) + g17(8);
+
+	s += s1[i] + s3[i + 1] + s5[i + 2] + hot[i] + hot[i + 4100] + hot[i + 8191];
+	s += p0[i + 511](1) + p3[i + 511](2);
+	printf("%d\n", s);
+	return 0;
+}
+EOF
+	gcc -O2 -g -ffunction-sections -fdata-sections -c work.c main.c || fail "cannot compile the program"
+	coldstart_link=(gcc -o prog main.o work.o)
+	"${coldstart_link[@]}" -Wl,-Map=prog.map || fail "the default link"
+	"$PAGEIN" --granularity=function --out-file="$PWD/trace" -- ./prog > want.out 2> pagein.err ||
+		fail "pagein: $(head -3 pagein.err)"
+	deporder_ok order.ld order.err -q --granularity=section --trace trace --map prog.map --emit=gnu-ld \
+		--cc -- "${coldstart_link[@]}"
+	gcc -o ordered main.o work.o -Wl,-T,order.ld || fail "the ordered link"
+	"$PAGEIN" --granularity=function --out-file="$PWD/ordered.trace" -- ./ordered > got.out 2> pagein.err ||
+		fail "pagein on the ordered program: $(head -3 pagein.err)"
+	expect_same want.out got.out "the ordered program's output"
+}
+
+# predict KB: "READ-NOW READ-ORDERED REQS-NOW REQS-ORDERED", deporder
+# --evaluate's cold start of prog and of its order at KB KiB of read-ahead.
+predict() {
+	deporder_ok evaluate.out evaluate.err -q --granularity=section --evaluate --read-ahead-kb="$1" \
+		--trace trace --map prog.map --cc -- "${coldstart_link[@]}"
+	awk 'NR == 2 { print $6, $7, $8, $9 }' evaluate.out
+}
