@@ -562,6 +562,13 @@ static void cold_starts(const struct traced_run *run, const struct layout *layou
 	free_facts(&facts);
 }
 
+static struct evaluate_rows *recorded_rows;
+
+void evaluate_record_rows(struct evaluate_rows *rows)
+{
+	recorded_rows = rows;
+}
+
 static void print_row(const char *name, struct touched *tt, const struct strmap *placed_at, uint64_t page,
 		      const struct coldstart_reads *now, const struct coldstart_reads *ordered)
 {
@@ -584,6 +591,11 @@ static void print_row(const char *name, struct touched *tt, const struct strmap 
 	count_pages(pages, n, window, &distinct, &windows);
 	count_pages(tt->current, tt->current_count, window, &old_distinct, &old_windows);
 	printf("%-40s %14zu %14zu %16zu %16zu", name, old_distinct, distinct, old_windows, windows);
+	if (recorded_rows)
+		*ARRAY_PUSH(recorded_rows->rows, recorded_rows->count, recorded_rows->capacity) = (struct evaluate_row){
+			xstrdup(name), old_distinct, distinct, old_windows, windows, now != NULL,
+			now ? now->pages : 0, now ? ordered->pages : 0, now ? now->requests : 0,
+			now ? ordered->requests : 0 };
 	if (now)
 		printf(" %10" PRIu64 " %12" PRIu64 " %10" PRIu64 " %12" PRIu64 "\n", now->pages, ordered->pages,
 		       now->requests, ordered->requests);

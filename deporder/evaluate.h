@@ -14,6 +14,22 @@
    entries, as order_compute gives them from hot), as the readahead model
    replays the trace (coldstart.h, layout.h).  The traces and the map are
    those hot_from_traces used; the link's relocations are loaded. */
+/* One row of --evaluate, for --stats-json. */
+struct evaluate_row {
+	char *trace;
+	size_t pages_now, pages_ordered, windows_now, windows_ordered;
+	bool cold;                 /* the cold-start figures below are known */
+	uint64_t read_now, read_ordered, requests_now, requests_ordered;
+};
+
+struct evaluate_rows {
+	struct evaluate_row *rows;
+	size_t count, capacity;
+};
+
+/* evaluate_traces also records its rows into rows (NULL: not). */
+void evaluate_record_rows(struct evaluate_rows *rows);
+
 void evaluate_traces(const struct hot_order *hot, struct link *link, const struct hot_inputs *in,
 		     const struct unit_section *order, size_t order_count, uint64_t page_size,
 		     unsigned long read_ahead_kb);

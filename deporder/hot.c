@@ -334,6 +334,9 @@ static int report_match(struct hot_order *hot, const char *name, const struct tr
 
 	if (rate < hot->match_rate)
 		hot->match_rate = rate;
+	*ARRAY_PUSH(hot->stats, hot->stats_count, hot->stats_capacity) = (struct hot_match_stats){
+		xstrdup(name), xstrdup(object->path), total, m->matched, m->common, m->linker, m->stale, m->renamed,
+		m->outside, rate };
 	fprintf(stderr, "deporder: %s: %zu records of %s: %zu matched an input section of the link (%.1f%%), "
 		"%zu matched a common symbol (-fcommon: under COMMON, no input section to order), "
 		"%zu in sections the linker made (counted as matched), %zu in sections the link no longer has or that changed size, "

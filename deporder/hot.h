@@ -15,6 +15,14 @@ struct hot_sequence {
 	size_t count, capacity;
 };
 
+/* How one trace's records matched the link (report_match's figures). */
+struct hot_match_stats {
+	char *trace;                /* the trace file */
+	char *object;               /* the traced object ordered */
+	size_t records, matched, common, linker, stale, renamed, outside;
+	double rate;                /* the share counted as matched */
+};
+
 struct hot_order {
 	bool first_touch_only;      /* order traced sections by first touch alone */
 	bool order_data;            /* data the hot code refers to goes first too */
@@ -25,6 +33,8 @@ struct hot_order {
 	double match_rate;          /* the lowest share of a trace's records matched */
 	struct hot_sequence *sequences; /* per trace */
 	size_t sequence_count, sequence_capacity;
+	struct hot_match_stats *stats;  /* per trace, as reported */
+	size_t stats_count, stats_capacity;
 };
 
 /* The traced program's link map, read against the closure. */

@@ -16,7 +16,7 @@
 static struct {
 	struct cli_list seeds;
 	int granularity, format, emit, trace_order;
-	const char *why, *out, *map, *binary, *trace_object;
+	const char *why, *out, *map, *binary, *trace_object, *stats_json;
 	bool use_cc, keep_going, no_data, evaluate, quiet;
 	char **traces;
 	double *weights, next_weight;
@@ -31,6 +31,58 @@ static const char *const formats[] = { "list", "members", "json", NULL };
 static const char *const emit_forms[] = { "list", "gnu-ld", "gold", "lld", "mold", "lld-call-graph", NULL };
 static const enum emit_format emit_values[] = { EMIT_LIST, EMIT_GNU_LD, EMIT_GOLD, EMIT_LLD, EMIT_LLD, EMIT_CALL_GRAPH };
 static const char *const trace_orders[] = { "coverage", "first-touch", NULL };
+
+/* --stats-json: how each trace matched, and --evaluate's rows, written
+   whole or not at all (temporary file, renamed). */
+static void write_stats_json(const char *path, const struct hot_order *hot, const struct evaluate_rows *rows)
+{
+	char *text = NULL;
+	size_t size = 0, i;
+	FILE *f = open_memstream(&text, &size);
+
+	if (!f)
+		fatal("%s: open_memstream failed: %s", path, strerror(errno));
+	fprintf(f, "{");
+	json_fprint_format(f, "linkopt-deporder-stats", 1);
+	fprintf(f, "\"traces\": [");
+	for (i = 0; i < hot->stats_count; i++) {
+		const struct hot_match_stats *s = &hot->stats[i];
+
+		fprintf(f, "%s\n  {\"trace\": ", i ? "," : "");
+		json_fprint_string(f, s->trace);
+		fprintf(f, ", \"object\": ");
+		json_fprint_string(f, s->object);
+		fprintf(f, ", \"records\": %zu, \"matched\": %zu, \"common\": %zu, \"linker_made\": %zu, "
+			"\"stale\": %zu, \"wrong_symbol\": %zu, \"outside\": %zu, \"match_rate\": %.4f}",
+			s->records, s->matched, s->common, s->linker, s->stale, s->renamed, s->outside, s->rate);
+	}
+	fprintf(f, "\n]");
+	if (rows) {
+		fprintf(f, ", \"read_ahead_kb\": %lu, \"evaluate\": [", opt.read_ahead_kb);
+		for (i = 0; i < rows->count; i++) {
+			const struct evaluate_row *r = &rows->rows[i];
+
+			fprintf(f, "%s\n  {\"trace\": ", i ? "," : "");
+			json_fprint_string(f, r->trace);
+			fprintf(f, ", \"code_pages_now\": %zu, \"code_pages_ordered\": %zu, \"windows_64k_now\": %zu, "
+				"\"windows_64k_ordered\": %zu", r->pages_now, r->pages_ordered, r->windows_now,
+				r->windows_ordered);
+			if (r->cold)
+				fprintf(f, ", \"cold_pages_read_now\": %llu, \"cold_pages_read_ordered\": %llu, "
+					"\"cold_requests_now\": %llu, \"cold_requests_ordered\": %llu",
+					(unsigned long long)r->read_now, (unsigned long long)r->read_ordered,
+					(unsigned long long)r->requests_now, (unsigned long long)r->requests_ordered);
+			fprintf(f, "}");
+		}
+		fprintf(f, "\n]");
+	}
+	fprintf(f, "}\n");
+	if (fclose(f) != 0)
+		fatal("%s: write failed: %s", path, strerror(errno));
+	if (write_file_atomic(path, text, size) < 0)
+		fatal("%s: cannot write: %s", path, strerror(errno));
+	free(text);
+}
 
 static const char *add_trace(void *target, const char *value)
 {
@@ -155,6 +207,9 @@ static const struct cli_option options[] = {
 	  "(--call-graph-ordering-file from the traces'\n"
 	  "consecutive first touches)", emit_forms },
 	{ "--out", 0, CLI_STRING, &opt.out, "FILE", "write to FILE (replaced only when complete)" },
+	{ "--stats-json", 0, CLI_STRING, &opt.stats_json, "FILE",
+	  "write how each trace matched the link and, with --evaluate,\n"
+	  "its rows, as JSON (format linkopt-deporder-stats) to FILE" },
 	{ "--quiet", 'q', CLI_FLAG, &opt.quiet, 0, "no warnings about skipped ld options" },
 	{ 0 }
 };
@@ -373,13 +428,19 @@ int main(int argc, char **argv)
 	if (opt.evaluate) {
 		size_t n;
 		struct unit_section *order = order_compute(&link, hot.sections, hot.count, true, &n);
+		struct evaluate_rows rows = { 0 };
 
+		evaluate_record_rows(&rows);
 		/* the order the emitters print, the data the traced code uses included */
 		evaluate_traces(&hot, &link, &traced, order, n, opt.page_size, opt.read_ahead_kb);
 		free(order);
 		stdout_close_or_die();
+		if (opt.stats_json)
+			write_stats_json(opt.stats_json, &hot, &rows);
 		return EXIT_OK;
 	}
+	if (opt.stats_json)
+		write_stats_json(opt.stats_json, &hot, NULL);
 	if (opt.out && opt.trace_count)
 		warn_if_worse(opt.out, hot.match_rate);
 	if (opt.out && !stdout_to_temporary(opt.out))

@@ -393,30 +393,40 @@ static int utf8_length(const unsigned char *s)
 	return n;
 }
 
-void json_print_string(const char *s)
+void json_fprint_string(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 
-	putchar('"');
+	putc('"', f);
 	while (*p) {
 		int n = utf8_length(p);
 
 		if (*p == '"' || *p == '\\')
-			printf("\\%c", *p);
+			fprintf(f, "\\%c", *p);
 		else if (*p < 0x20 || n == 0)
-			printf("\\u%04x", *p);
+			fprintf(f, "\\u%04x", *p);
 		else
-			fwrite(p, 1, n, stdout);
+			fwrite(p, 1, n, f);
 		p += n ? n : 1;
 	}
-	putchar('"');
+	putc('"', f);
+}
+
+void json_print_string(const char *s)
+{
+	json_fprint_string(stdout, s);
+}
+
+void json_fprint_format(FILE *f, const char *name, int version)
+{
+	fprintf(f, "\"format\": ");
+	json_fprint_string(f, name);
+	fprintf(f, ", \"format_version\": %d, ", version);
 }
 
 void json_print_format(const char *name, int version)
 {
-	printf("\"format\": ");
-	json_print_string(name);
-	printf(", \"format_version\": %d, ", version);
+	json_fprint_format(stdout, name, version);
 }
 
 void stdout_close_or_die(void)

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #define LINKOPT_VERSION "0.1"
@@ -83,9 +84,15 @@ int stdout_commit(void);
    always valid JSON. */
 void json_print_string(const char *s);
 
+/* json_print_string to f. */
+void json_fprint_string(FILE *f, const char *s);
+
 /* Prints the first members every JSON document of the toolkit opens with:
    "format": name, "format_version": version, and a comma. */
 void json_print_format(const char *name, int version);
+
+/* json_print_format to f. */
+void json_fprint_format(FILE *f, const char *name, int version);
 
 /* Abandons stdout_to_temporary: removes the temporary file. */
 void stdout_discard(void);

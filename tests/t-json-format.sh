@@ -39,4 +39,24 @@ check linkopt-pagein-report report.json
 check linkopt-cygtrace-resolve resolve.json
 "$DEPORDER" --format=json -e main "$dir/prog.o" > order.json 2> err || fail "deporder: $(head -3 err)"
 check linkopt-deporder order.json
+# the trace-match statistics, and --evaluate's rows
+link=(--cc -- gcc -o "$dir/prog" "$dir/prog.o" "$TOP/cygtrace/libcygtrace.a" -lpthread)
+"$DEPORDER" -q --granularity=section --trace t.trace --map "$dir/prog.map" --emit=gnu-ld --stats-json stats.json \
+	"${link[@]}" > order.ld 2> err || fail "deporder --stats-json: $(head -3 err)"
+check linkopt-deporder-stats stats.json
+"$DEPORDER" -q --granularity=section --trace t.trace --map "$dir/prog.map" --evaluate --stats-json eval.json \
+	"${link[@]}" > eval.txt 2> err || fail "deporder --evaluate --stats-json: $(head -3 err)"
+check linkopt-deporder-stats eval.json
+python3 - stats.json eval.json eval.txt <<'EOF2' || fail "the statistics: $(cat stats.json eval.json)"
+import json, sys
+s = json.load(open(sys.argv[1]))
+t = s["traces"][0]
+assert t["records"] > 0 and t["matched"] > 0 and 0.9 <= t["match_rate"] <= 1, t
+e = json.load(open(sys.argv[2]))
+row = e["evaluate"][0]
+text = [l.split() for l in open(sys.argv[3]) if not l.startswith("trace")][0]
+# the JSON says what the text says: code pages now and ordered
+assert [row["code_pages_now"], row["code_pages_ordered"]] == [int(text[1]), int(text[2])], (row, text)
+assert e["read_ahead_kb"] == 128 and "cold_pages_read_now" in row, row
+EOF2
 exit 0
