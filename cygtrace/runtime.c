@@ -637,6 +637,9 @@ HIDDEN static void after_fork_child(void)
 	/* The child keeps what its parent recorded: its file, at its own exit,
 	   holds every function first entered in its ancestry and by itself. */
 	thread_id = 0;
+	/* a thread of the parent may have held it at the fork: the child has
+	   that thread no more, and would never learn of a module again */
+	atomic_store(&module_lock, 0);
 }
 
 __attribute__((constructor(101), no_instrument_function)) static void cygtrace_init(void)
