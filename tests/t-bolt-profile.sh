@@ -15,30 +15,7 @@ LB=$TOP/bolt/linkopt-bolt
 rt=llvm-16/lib/libbolt_rt_instr.a   # Debian's llvm-bolt-16 looks for it under /usr/lib
 [[ -f /usr/lib/$rt ]] || skip "needs /usr/lib/$rt (libbolt-16-dev)"
 
-cat > prog.c <<'EOF2'
-#include <stdio.h>
-#include <stdlib.h>
-volatile int sink;
-__attribute__((noinline)) void cold_path(int x) { sink += x * 7; printf("cold %d\n", x); }
-__attribute__((noinline)) int hot(int x)
-{
-	if (__builtin_expect(x == 123456, 0))
-		cold_path(x);
-	if (x % 3 == 0)
-		sink++;
-	return (x * 2654435761u) >> 7;
-}
-int main(int argc, char **argv)
-{
-	long s = 0;
-	int i, n = argc > 1 ? atoi(argv[1]) : 1000;
-
-	for (i = 0; i < n; i++)
-		s += hot(i) & 0xff;
-	printf("%ld\n", s);
-	return 0;
-}
-EOF2
+cp "$TESTDIR/bolt-prog.c" prog.c
 gcc -O2 -g -Wl,--emit-relocs -o prog prog.c || fail "cannot build prog"
 llvm-bolt-16 prog -instrument -o prog.inst --instrumentation-file="$PWD/inst.fdata" \
 	--runtime-instrumentation-lib=$rt > inst.log 2>&1 || fail "llvm-bolt -instrument: $(tail -3 inst.log)"
@@ -55,7 +32,7 @@ grep '^1 .* 1 ' inst.fdata | sort > inst.lines
 sort kept/profile-pagein.fdata > ours.lines
 comm -23 inst.lines ours.lines > missing
 [[ -s missing ]] && fail "branches BOLT's instrumentation counts that pagein's profile lacks or counts differently: $(head -5 missing)"
-grep -q '^1 hot 1b 1 hot 3a 0 1000$\|^1 hot [0-9a-f]* 1 hot [0-9a-f]* 0 1000$' ours.lines ||
+grep -q '^1 hot [0-9a-f]* 1 hot [0-9a-f]* 0 1000$' ours.lines ||
 	fail "no edge of hot taken 1000 times (x % 3 == 0) in pagein's profile: $(grep ' hot ' ours.lines)"
 
 # the blocks that ran, and only those, are in the hot part

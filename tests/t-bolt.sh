@@ -13,30 +13,7 @@ need llvm-bolt-16
 LB=$TOP/bolt/linkopt-bolt
 [[ -x $LB ]] || fail "linkopt-bolt is not built"
 
-cat > prog.c <<'EOF2'
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-volatile int sink;
-__attribute__((noinline)) void cold_path(int x) { sink += x * 7; printf("cold %d\n", x); }
-__attribute__((noinline)) int hot(int x)
-{
-	if (__builtin_expect(x == 123456, 0))
-		cold_path(x);
-	return (x * 2654435761u) >> 7;
-}
-__attribute__((noinline)) int setup(const char *s) { return (int)strlen(s); }
-int main(int argc, char **argv)
-{
-	long s = setup(argv[0]) * 0;
-	int i, n = argc > 1 ? atoi(argv[1]) : 1000;
-
-	for (i = 0; i < n; i++)
-		s += hot(i) & 0xff;
-	printf("%ld\n", s);
-	return 0;
-}
-EOF2
+cp "$TESTDIR/bolt-prog.c" prog.c
 gcc -O2 -g -Wl,--emit-relocs -o prog prog.c || fail "cannot build prog"
 "$PAGEIN" --granularity=function --branches=yes --out-file="$PWD/startup.trace" -- ./prog 2000 > /dev/null 2> err ||
 	fail "pagein: $(head -3 err)"
