@@ -155,7 +155,7 @@ startup_hosts := $(sort $(foreach o,$(startup_outputs),$(startup_host.$o)))
 # then OUT.libdir/ordered, first on LD_LIBRARY_PATH.
 define startup_rules
 $1.default $1.map &: $(startup_inputs.$1)
-	$(if $(STARTUP_PGO),$$(startup_sh) pgo-built $$+)
+	$(if $(STARTUP_PGO),$$(startup_sh) pgo-built $1 $$+)
 	$$(call startup_link,$1,$1.default,$$+) -Wl,-Map=$1.map
 	$(if $(startup_libdir.$1),$$(startup_sh) libdir $1.default $(startup_libdir.$1)/default)
 
@@ -207,11 +207,16 @@ startup-check: $(addprefix startup-check-,$(startup_outputs))
 
 startup-clean: $(addprefix startup-clean-,$(startup_outputs))
 
-# pgo-run's optimized build, then the order of what it built: with
-# STARTUP_PGO set, every object the default links read must have been
-# compiled with -fprofile-use (pgo-run records each build's options).
+# pgo-run's optimized build, then the order of what it built: make must
+# have nothing left to rebuild among the inputs, and with STARTUP_PGO set
+# every object the default links read that records its options (pgo-run
+# has every build record them) must have been compiled with -fprofile-use.
 startup-pgo:
 	$(MAKE) $(startup_makefile) pgo
+	@$(MAKE) -s -q $(startup_makefile) $(sort $(foreach o,$(startup_outputs),$(startup_inputs.$o))) || \
+		{ echo "mk/startup.mk: make pgo left inputs of the ordered links out of date (make would rebuild them" \
+			"without the profile): PGO_TARGET must build all of $(sort $(foreach o,$(startup_outputs),$(startup_inputs.$o)))" >&2; \
+			exit 1; }
 	$(MAKE) $(startup_makefile) startup STARTUP_PGO=yes
 
 startup-force:

@@ -14,9 +14,10 @@
 #   ordered RECORD OUT LINKER INPUTS REPORT DEFAULT TRACE AFTER PAGEIN LIBDIR -- CMD...
 #                                   traces the ordered OUT into AFTER and
 #                                   writes RECORD, unless RECORD is OUT's
-#   pgo-built INPUT...              every object among INPUT (archive
-#                                   members too) was compiled with
-#                                   -fprofile-use, as pgo-run records it
+#   pgo-built OUT INPUT...          every object among INPUT (archive
+#                                   members too) that records its options
+#                                   was compiled with -fprofile-use, and one
+#                                   at least (pgo-run records them)
 #   check-record RECORD OUT LINKER DEFAULT
 #   check-order OUT NEW ORDER -- DEPORDER ARG...   (ARGs write NEW)
 #   check-pages RECORD OUT REPORT TOLERANCE TRACE PAGEIN LIBDIR -- CMD...
@@ -182,23 +183,31 @@ cmd_ordered() {
 }
 
 cmd_pgo_built() {
-	local input list missing
-	missing=
+	[ $# -ge 1 ] || die "startup.sh pgo-built: wrong arguments"
+	local out=$1 input verdicts bad
+	shift
+	verdicts=
 	for input; do
 		case $input in
 		*.o | *.a) ;;
 		*) continue ;;
 		esac
 		# readelf names each archive member ("File: lib.a(x.o)"), and a
-		# lone object not at all.
-		list=$(LC_ALL=C readelf -p .GCC.command.line "$input" 2> /dev/null | awk -v file="$input" '
-			/^File: / { if (member != "" && !pgo) print member; member = substr($0, 7); pgo = 0; next }
+		# lone object not at all; an object compiled without
+		# -frecord-gcc-switches (one of another build) records nothing.
+		verdicts="$verdicts$(LC_ALL=C readelf -p .GCC.command.line "$input" 2> /dev/null | awk -v file="$input" '
+			function close_member() { if (seen) print (pgo ? "pgo" : "other"), member }
+			/^File: / { close_member(); member = substr($0, 7); seen = pgo = 0; next }
+			/^  \[/ { seen = 1; if (member == "") member = file }
 			/-fprofile-use/ { pgo = 1 }
-			END { if (member == "" && file !~ /\.a$/) member = file; if (member != "" && !pgo) print member }' | tr "\n" " ")
-		missing="$missing${list:+ $list}"
+			END { close_member() }')
+"
 	done
-	[ -z "$missing" ] ||
-		die "not built by pgo-run's optimized build (no -fprofile-use among the options they record):$missing: PGO_TARGET must build every input of the ordered links"
+	bad=$(printf '%s' "$verdicts" | sed -n 's/^other //p' | tr '\n' ' ')
+	[ -z "$bad" ] ||
+		die "$out: inputs not built by pgo-run's optimized build (no -fprofile-use among the options they record): $bad"
+	printf '%s' "$verdicts" | grep -q '^pgo ' ||
+		die "$out: none of its inputs was built by pgo-run's optimized build (none records -fprofile-use): PGO_TARGET must build them"
 }
 
 cmd_check_record() {
