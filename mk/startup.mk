@@ -113,14 +113,17 @@ startup_order_flags.lld = -fuse-ld=lld -Wl,--symbol-ordering-file,$1 -Wl,--no-wa
 startup_order_flags.mold = -fuse-ld=mold -Wl,--symbol-ordering-file,$1
 
 startup_outputs :=
-startup_problems :=
+# the first thing wrong with the configuration, said when a target of the
+# fragment is asked for
+startup_problem :=
+startup_said = $(eval startup_problem := $(or $(startup_problem),$1))
 ifneq ($(strip $(STARTUP_PROG)),)
 startup_outputs += $(STARTUP_PROG)
 startup_inputs.$(STARTUP_PROG) = $(STARTUP_INPUTS)
 startup_libs.$(STARTUP_PROG) = $(STARTUP_LIBS)
 startup_run.$(STARTUP_PROG) := STARTUP_RUN
 ifeq ($(strip $(STARTUP_INPUTS)),)
-startup_problems += STARTUP_INPUTS is empty: name the files the link of $(STARTUP_PROG) reads.
+$(call startup_said,STARTUP_INPUTS is empty: name the files the link of $(STARTUP_PROG) reads)
 endif
 endif
 # A library's run defaults to STARTUP_RUN, which then runs its host.
@@ -134,16 +137,16 @@ startup_host.$(STARTUP_DSO_$1) := $(STARTUP_DSO_$1_HOST)
 startup_libdir.$(STARTUP_DSO_$1) := $(STARTUP_DSO_$1).libdir
 endef
 $(foreach d,$(STARTUP_DSOS),$(if $(strip $(STARTUP_DSO_$d)),\
-	$(if $(strip $(STARTUP_DSO_$d_INPUTS)),,$(eval startup_problems += STARTUP_DSO_$d_INPUTS is empty.))\
-	$(if $(strip $(STARTUP_DSO_$d_HOST)),,$(eval startup_problems += STARTUP_DSO_$d_HOST is empty: name the program that loads $(STARTUP_DSO_$d).))\
+	$(if $(strip $(STARTUP_DSO_$d_INPUTS)),,$(call startup_said,STARTUP_DSO_$d_INPUTS is empty: name the files the link of $(STARTUP_DSO_$d) reads))\
+	$(if $(strip $(STARTUP_DSO_$d_HOST)),,$(call startup_said,STARTUP_DSO_$d_HOST is empty: name the program that loads $(STARTUP_DSO_$d)))\
 	$(eval $(call startup_dso_variables,$d)),\
-	$(eval startup_problems += STARTUP_DSO_$d is empty: name the library $d's link writes.)))
+	$(call startup_said,STARTUP_DSO_$d is empty: name the library $d's link writes)))
 ifneq ($(startup_goals),)
 ifeq ($(strip $(startup_outputs)),)
-startup_problems += nothing to order: set STARTUP_PROG or STARTUP_DSOS.
+$(call startup_said,nothing to order: set STARTUP_PROG or STARTUP_DSOS)
 endif
-ifneq ($(strip $(startup_problems)),)
-$(error mk/startup.mk: $(strip $(startup_problems)))
+ifneq ($(startup_problem),)
+$(error mk/startup.mk: $(startup_problem))
 endif
 endif
 # The hosts the libraries are traced through: the project's rules that
