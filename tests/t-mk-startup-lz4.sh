@@ -2,8 +2,8 @@
 # mk/startup.mk on a real project's own Makefiles, as a user would: lz4
 # (scripts/fetch lz4), from a clean tree with make -j2.  lib/Makefile
 # orders liblz4.so for lz4's example frameCompress compressing a real file
-# (lz4 1.9.2's own program cannot load liblz4.so: the library hides
-# LZ4F_headerSize and the LZ4F functions the program uses), and
+# (lz4 1.9.2's own program cannot load liblz4.so: it calls LZ4F_headerSize
+# and LZ4F functions for static linking only, which the library hides), and
 # programs/Makefile orders the lz4 program compressing the same file; each
 # with GNU ld, gold and lld.  Each ordered output touches fewer code pages
 # than the default link, and writes the same compressed file; lz4's own
