@@ -129,6 +129,10 @@ cmd_replace() {
 	[ $# -ge 2 ] || die "startup.sh replace: wrong arguments"
 	local new=$1 out=$2 current input
 	shift 2
+	if [ -L "$out" ]; then
+		rm -f "$new"
+		die "$out: is a symbolic link (to $(readlink "$out")): name the file the link writes, which would replace the link"
+	fi
 	if [ -f "$out" ] && [ "$(build_id "$new")" = "$(build_id "$out")" ] && [ -n "$(build_id "$out")" ]; then
 		rm -f "$new"
 		return 0

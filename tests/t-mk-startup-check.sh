@@ -7,6 +7,7 @@
 #  - the run touches more code than when the order was made (beyond
 #    STARTUP_CHECK_TOLERANCE);
 #  - the output was ordered for another linker, or not at all.
+# make startup refuses to replace an output that is a symbolic link.
 # And make startup refuses a host that loads another copy of the library
 # (DT_RPATH comes before LD_LIBRARY_PATH): the trace would not be of it.
 . "$TESTDIR/lib.sh"
@@ -99,6 +100,14 @@ check STARTUP_LINKER=gold
 ((status != 0)) || fail "startup-check STARTUP_LINKER=gold passed on a GNU ld order"
 expect_grep "^mk/startup\\.mk: libwork\\.so: ordered for gnu-ld, not gold: make startup-check STARTUP_LINKER=gnu-ld, or make startup$" \
 	check.out "another linker"
+
+# An output that is a symbolic link (the project's libwork.so.1): it
+# stays, and the order is refused.
+status=0
+make -s -f ../src/Makefile startup STARTUP_DSO_work=libwork.so.1 > link.out 2>&1 || status=$?
+((status != 0)) || fail "make startup replaced the symbolic link libwork.so.1"
+expect_grep "^mk/startup\\.mk: libwork\\.so\\.1: is a symbolic link \\(to libwork\\.so\\): name the file the link writes" link.out
+[[ -L libwork.so.1 && $(readlink libwork.so.1) == libwork.so ]] || fail "libwork.so.1 is no longer the link to libwork.so"
 
 # A host whose DT_RPATH names another copy of the library: refused.
 cd .. && mkdir r && cd r
