@@ -17,10 +17,13 @@ PGO_TARGET ?=
 PGO_FLAGS ?=
 
 _pgo_default_goal := $(.DEFAULT_GOAL)
+# the project's Makefile when make was given another (-f), for pgo-run's builds
+_pgo_makefile := $(if $(filter-out Makefile makefile GNUmakefile,$(firstword $(MAKEFILE_LIST))), -f $(firstword $(MAKEFILE_LIST)))
 
 pgo:
 	@test -n "$(PGO_WORKLOADS)" || { echo "mk/pgo.mk: set PGO_WORKLOADS, the training commands" >&2; exit 2; }
-	$(PGO_RUN) --build '$(MAKE) $(PGO_TARGET)' --clean '$(MAKE) clean' $(PGO_FLAGS) $(PGO_WORKLOADS)
+	$(PGO_RUN) --build '$(MAKE)$(_pgo_makefile) $(PGO_TARGET)' --clean '$(MAKE)$(_pgo_makefile) clean' $(PGO_FLAGS) \
+		$(PGO_WORKLOADS)
 
 .PHONY: pgo
 # the project's first target stays the default goal, wherever the include is

@@ -1,32 +1,53 @@
-# mk/startup.mk: a start-up-optimized program from one include.
+# mk/startup.mk: start-up-optimized programs and shared libraries from one
+# include.  The reference is linkopt-mk(7).
 #
-# In a project's Makefile:
+# In a project's Makefile, after the variables below are set:
 #
 #   LINKOPT ?= /path/to/linkopt          # the tree; unset: found from here
 #                                        # (PREFIX/share/linkopt/mk of an install)
 #   STARTUP_PROG = prog                  # what the link writes
-#   STARTUP_INPUTS = main.o libfoo.a     # what it links, in link order
-#   STARTUP_LIBS = -lm                   # libraries after them
+#   STARTUP_INPUTS = main.o libfoo.a     # what it links, in link order: files
+#   STARTUP_LIBS = -lm                   # libraries after them: flags
 #   STARTUP_RUN = $(STARTUP_PROGRAM) --version   # the start-up to optimize
+#
+#   STARTUP_DSOS = foo                   # shared libraries, by names of yours
+#   STARTUP_DSO_foo = libfoo.so.1.2      # what the link writes
+#   STARTUP_DSO_foo_INPUTS = a.o b.o     # what it links: files
+#   STARTUP_DSO_foo_LDFLAGS = -Wl,-soname,libfoo.so.1   # (-shared is added)
+#   STARTUP_DSO_foo_LIBS = -lm           # libraries after them
+#   STARTUP_DSO_foo_HOST = prog          # the program that loads it
+#   STARTUP_DSO_foo_RUN = $(STARTUP_PROGRAM) -d file   # default: STARTUP_RUN
 #   include $(LINKOPT)/mk/startup.mk
 #
 # STARTUP_RUN is a command, not a shell line.  $(STARTUP_PROGRAM) in it
 # stands for the program being run: the absolute path of
 # $(STARTUP_PROG).default when the default link is traced, of
-# $(STARTUP_PROG) after the relink; no other word of the command is
-# touched.  Set STARTUP_RUN with "=", not ":=", and name the program with
-# $(STARTUP_PROGRAM): a STARTUP_RUN that does not is refused.
+# $(STARTUP_PROG) after the relink; for a shared library, of its host
+# both times.  No other word of the command is touched.  Set it with "=",
+# not ":=", and name the program with $(STARTUP_PROGRAM): a run that does
+# not is refused.
+#
+# A shared library is traced through its host with LD_LIBRARY_PATH naming
+# a folder that holds the library under its soname: OUT.libdir/default
+# (the default link) when traced for the order, OUT.libdir/ordered after.
+# The host stays the project's own and nothing of the project is touched
+# but OUT; a host that finds the library before LD_LIBRARY_PATH (a
+# DT_RPATH) is refused, since the trace proves by build-id what it loaded.
 #
 # Compile with -ffunction-sections -fdata-sections for function-level
-# orders; archives of other builds are ordered by their own sections.
+# orders (and -fPIC for a library); archives of other builds are ordered by
+# their own sections.
 #
-#   make startup          links $(STARTUP_PROG).default with a map, traces
-#                         STARTUP_RUN on it with pagein, orders the link with
-#                         deporder into $(STARTUP_PROG).$(STARTUP_LINKER).order
-#                         and relinks $(STARTUP_PROG) with it (GNU ld: the
-#                         script and linkopt-prefetch.o)
+#   make startup          for each output OUT: links OUT.default with a map
+#                         OUT.map, traces the run on it (OUT.trace), orders
+#                         the link (OUT.$(STARTUP_LINKER).order), relinks
+#                         OUT with it, traces the run on OUT
+#                         (OUT.after.trace) and records both figures
+#                         (OUT.record)
 #   make startup-report   pages and functions the start-up touches, before
 #                         and after
+#   make startup-check    fails when an order is stale or the pages grew back
+#   make startup-pgo      make pgo (mk/pgo.mk), then make startup
 #   make startup-clean    removes what these targets wrote
 #
 # STARTUP_LINKER = gnu-ld (default), gold, lld or mold: each has its own
@@ -36,9 +57,14 @@
 # error() beside libc's) while it orders the program's own definition.
 
 LINKOPT ?= $(dir $(lastword $(MAKEFILE_LIST))).
+startup_sh := $(SHELL) $(dir $(lastword $(MAKEFILE_LIST)))startup.sh
+startup_default_goal := $(.DEFAULT_GOAL)
+# the project's Makefile, for make startup-pgo's own runs of make
+startup_makefile := $(if $(filter-out Makefile makefile GNUmakefile,$(firstword $(MAKEFILE_LIST))),-f $(firstword $(MAKEFILE_LIST)))
 STARTUP_CC ?= $(CC)
 STARTUP_LINKER ?= gnu-ld
 STARTUP_LDFLAGS ?= $(LDFLAGS)
+STARTUP_CHECK_TOLERANCE ?= 5
 STARTUP_DEPORDER ?= $(firstword $(wildcard $(LINKOPT)/deporder/deporder $(LINKOPT)/bin/deporder $(LINKOPT)/../../../bin/deporder \
 	$(LINKOPT)/../deporder/deporder) deporder)
 STARTUP_PAGEIN ?= $(firstword $(wildcard $(LINKOPT)/pagein/pagein $(LINKOPT)/bin/pagein $(LINKOPT)/../../../bin/pagein \
@@ -47,51 +73,157 @@ STARTUP_REPORT ?= $(firstword $(wildcard $(LINKOPT)/pagein/pagein-report $(LINKO
 	$(LINKOPT)/../pagein/pagein-report) pagein-report)
 STARTUP_PREFETCH ?= $(firstword $(wildcard $(LINKOPT)/linkscripts/linkopt-prefetch.o $(LINKOPT)/lib/linkopt/linkopt-prefetch.o \
 	$(LINKOPT)/../../../lib/linkopt/linkopt-prefetch.o $(LINKOPT)/../linkscripts/linkopt-prefetch.o))
-STARTUP_LINK = $(STARTUP_CC) $(STARTUP_LDFLAGS) -o $(STARTUP_PROG) $(STARTUP_INPUTS) $(STARTUP_LIBS)
-STARTUP_ORDER = $(STARTUP_PROG).$(STARTUP_LINKER).order
 STARTUP_LINKERS = gnu-ld gold lld mold
+startup_goals := $(filter startup startup-report startup-check startup-pgo,$(MAKECMDGOALS))
 
 ifeq ($(filter $(STARTUP_LINKERS),$(STARTUP_LINKER)),)
 $(error mk/startup.mk: STARTUP_LINKER = $(STARTUP_LINKER): not one of $(STARTUP_LINKERS))
+endif
+ifeq ($(filter grouped-target,$(.FEATURES)),)
+$(error mk/startup.mk: needs GNU make 4.3 or later (grouped targets); this is make $(MAKE_VERSION))
+endif
+ifneq ($(startup_goals),)
+ifneq ($(PGO_RUN_CFLAGS),)
+$(error mk/startup.mk: make $(startup_goals) inside a pgo-run build would trace and order an instrumented \
+	build: make startup-pgo runs pgo-run first, then make startup)
+endif
 endif
 
 # STARTUP_RUN as run, with STARTUP_PROGRAM set for the target; refused
 # when it does not name the program (a ":=" assignment, or a path typed in).
 startup_run_refused = mk/startup.mk: STARTUP_RUN does not name the program: write $$(STARTUP_PROGRAM) \
 	where it runs it, as in STARTUP_RUN = $$(STARTUP_PROGRAM) --version (set with =, not :=)
-startup_run = $(if $(findstring $(STARTUP_PROGRAM),$(STARTUP_RUN)),$(STARTUP_RUN),$(error $(startup_run_refused)))
+startup_run = $(if $(findstring $(STARTUP_PROGRAM),$(1)),$(1),$(error $(startup_run_refused)))
 
-$(STARTUP_PROG).default $(STARTUP_PROG).map: $(STARTUP_INPUTS)
-	$(STARTUP_CC) $(STARTUP_LDFLAGS) -o $(STARTUP_PROG).default $(STARTUP_INPUTS) $(STARTUP_LIBS) \
-		-Wl,-Map=$(STARTUP_PROG).map
+# Each output OUT (the program, each library) has: startup_inputs.OUT,
+# startup_flags.OUT, startup_libs.OUT, startup_run.OUT (the name of its
+# run's variable), startup_host.OUT and startup_libdir.OUT (a library's).
+# $(call startup_link,OUT,WRITES,INPUTS): the link of OUT, writing WRITES.
+startup_link = $(STARTUP_CC) $(STARTUP_LDFLAGS) $(startup_flags.$1) -o $2 $3 $(startup_libs.$1)
+# $(call startup_inputs_of,OUT,$+): OUT's inputs as make found them
+# (through VPATH too), duplicates kept: they come first in the rules.
+startup_inputs_of = $(wordlist 1,$(words $(startup_inputs.$1)),$2)
+# $(call startup_recorded_inputs,OUT): the inputs OUT's order was made
+# from, as make found them then; make startup-check brings nothing up to
+# date (the project's rules would relink the outputs without the order).
+startup_recorded_inputs = $(if $(wildcard $1.record),$(shell sed -n 's/^inputs //p' $1.record))
+startup_order_flags.gnu-ld = $(STARTUP_PREFETCH) -Wl,-T,$1
+startup_order_flags.gold = -fuse-ld=gold -Wl,--section-ordering-file,$1
+startup_order_flags.lld = -fuse-ld=lld -Wl,--symbol-ordering-file,$1 -Wl,--no-warn-symbol-ordering
+startup_order_flags.mold = -fuse-ld=mold -Wl,--symbol-ordering-file,$1
 
-$(STARTUP_PROG).trace: STARTUP_PROGRAM = $(abspath $(STARTUP_PROG).default)
-$(STARTUP_PROG).trace: $(STARTUP_PROG).default
-	$(STARTUP_PAGEIN) --granularity=function --out-file=$(CURDIR)/$@ -- $(startup_run) > /dev/null
-
-$(STARTUP_ORDER): $(STARTUP_PROG).trace $(STARTUP_PROG).map
-	$(STARTUP_DEPORDER) -q --granularity=section --trace $(STARTUP_PROG).trace --map $(STARTUP_PROG).map \
-		--emit=$(STARTUP_LINKER) --out $@ --cc -- $(STARTUP_LINK)
-
-startup: $(STARTUP_ORDER)
-ifeq ($(STARTUP_LINKER),gnu-ld)
-	$(STARTUP_LINK) $(STARTUP_PREFETCH) -Wl,-T,$(STARTUP_ORDER)
-else ifeq ($(STARTUP_LINKER),gold)
-	$(STARTUP_LINK) -fuse-ld=gold -Wl,--section-ordering-file,$(STARTUP_ORDER)
-else ifeq ($(STARTUP_LINKER),lld)
-	$(STARTUP_LINK) -fuse-ld=lld -Wl,--symbol-ordering-file,$(STARTUP_ORDER) -Wl,--no-warn-symbol-ordering
-else
-	$(STARTUP_LINK) -fuse-ld=$(STARTUP_LINKER) -Wl,--symbol-ordering-file,$(STARTUP_ORDER)
+startup_outputs :=
+# the first thing wrong with the configuration, said when a target of the
+# fragment is asked for
+startup_problem :=
+startup_said = $(eval startup_problem := $(or $(startup_problem),$1))
+ifneq ($(strip $(STARTUP_PROG)),)
+startup_outputs += $(STARTUP_PROG)
+startup_inputs.$(STARTUP_PROG) = $(STARTUP_INPUTS)
+startup_libs.$(STARTUP_PROG) = $(STARTUP_LIBS)
+startup_run.$(STARTUP_PROG) := STARTUP_RUN
+ifeq ($(strip $(STARTUP_INPUTS)),)
+$(call startup_said,STARTUP_INPUTS is empty: name the files the link of $(STARTUP_PROG) reads)
 endif
+endif
+# A library's run defaults to STARTUP_RUN, which then runs its host.
+define startup_dso_variables
+startup_outputs += $(STARTUP_DSO_$1)
+startup_inputs.$(STARTUP_DSO_$1) = $$(STARTUP_DSO_$1_INPUTS)
+startup_flags.$(STARTUP_DSO_$1) = -shared $$(STARTUP_DSO_$1_LDFLAGS)
+startup_libs.$(STARTUP_DSO_$1) = $$(STARTUP_DSO_$1_LIBS)
+startup_run.$(STARTUP_DSO_$1) := $(if $(value STARTUP_DSO_$1_RUN),STARTUP_DSO_$1_RUN,STARTUP_RUN)
+startup_host.$(STARTUP_DSO_$1) := $(STARTUP_DSO_$1_HOST)
+startup_libdir.$(STARTUP_DSO_$1) := $(STARTUP_DSO_$1).libdir
+endef
+$(foreach d,$(STARTUP_DSOS),$(if $(strip $(STARTUP_DSO_$d)),\
+	$(if $(strip $(STARTUP_DSO_$d_INPUTS)),,$(call startup_said,STARTUP_DSO_$d_INPUTS is empty: name the files the link of $(STARTUP_DSO_$d) reads))\
+	$(if $(strip $(STARTUP_DSO_$d_HOST)),,$(call startup_said,STARTUP_DSO_$d_HOST is empty: name the program that loads $(STARTUP_DSO_$d)))\
+	$(eval $(call startup_dso_variables,$d)),\
+	$(call startup_said,STARTUP_DSO_$d is empty: name the library $d's link writes)))
+ifneq ($(startup_goals),)
+ifeq ($(strip $(startup_outputs)),)
+$(call startup_said,nothing to order: set STARTUP_PROG or STARTUP_DSOS)
+endif
+ifneq ($(startup_problem),)
+$(error mk/startup.mk: $(startup_problem))
+endif
+endif
+# The hosts the libraries are traced through: the project's rules that
+# make them run before any relink, which replaces a file in place.
+startup_hosts := $(sort $(foreach o,$(startup_outputs),$(startup_host.$o)))
 
-startup-report: STARTUP_PROGRAM = $(abspath $(STARTUP_PROG))
-startup-report: startup
-	$(STARTUP_PAGEIN) --granularity=function --out-file=$(CURDIR)/$(STARTUP_PROG).after.trace -- \
-		$(startup_run) > /dev/null
-	$(STARTUP_REPORT) $(STARTUP_PROG).trace $(STARTUP_PROG).after.trace
+# $(call startup_rules,OUT): the rules of one output.  The program runs
+# OUT.default, then OUT; a library's host runs with OUT.libdir/default,
+# then OUT.libdir/ordered, first on LD_LIBRARY_PATH.
+define startup_rules
+$1.default $1.map &: $(startup_inputs.$1)
+	$(if $(STARTUP_PGO),$$(startup_sh) pgo-built $1 $$+)
+	$$(call startup_link,$1,$1.default,$$+) -Wl,-Map=$1.map
+	$(if $(startup_libdir.$1),$$(startup_sh) libdir $1.default $(startup_libdir.$1)/default)
 
-startup-clean:
-	rm -f $(STARTUP_PROG).default $(STARTUP_PROG).map $(STARTUP_PROG).trace \
-		$(foreach l,$(STARTUP_LINKERS),$(STARTUP_PROG).$(l).order) $(STARTUP_PROG).after.trace
+$1.trace: private STARTUP_PROGRAM = $(abspath $(or $(startup_host.$1),$1.default))
+$1.trace: $1.default $(startup_host.$1)
+	$$(startup_sh) trace $$(STARTUP_PAGEIN) $$@ $1.default '$(addsuffix /default,$(startup_libdir.$1))' -- \
+		$$(call startup_run,$$($(startup_run.$1)))
 
-.PHONY: startup startup-report startup-clean
+$1.$$(STARTUP_LINKER).order: $(startup_inputs.$1) $1.trace $1.map
+	$$(STARTUP_DEPORDER) -q --granularity=section --trace $1.trace --map $1.map --emit=$$(STARTUP_LINKER) --out $$@ \
+		--cc -- $$(call startup_link,$1,$1,$$(call startup_inputs_of,$1,$$+))
+
+$1.record: private STARTUP_PROGRAM = $(abspath $(or $(startup_host.$1),$1))
+$1.record: $(startup_inputs.$1) $1.$$(STARTUP_LINKER).order startup-force | $(startup_hosts)
+	$$(call startup_link,$1,$1.linkopt-tmp,$$(call startup_inputs_of,$1,$$+)) \
+		$$(call startup_order_flags.$$(STARTUP_LINKER),$1.$$(STARTUP_LINKER).order)
+	$$(startup_sh) replace $1.linkopt-tmp $1 $$(call startup_inputs_of,$1,$$+)
+	$$(startup_sh) ordered $$@ $1 $$(STARTUP_LINKER) '$$(call startup_inputs_of,$1,$$+)' $$(STARTUP_REPORT) \
+		$1.default $1.trace $1.after.trace $$(STARTUP_PAGEIN) '$(addsuffix /ordered,$(startup_libdir.$1))' -- \
+		$$(call startup_run,$$($(startup_run.$1)))
+
+startup-report-$1: startup-force $1.record
+	$$(STARTUP_REPORT) $1.trace $1.after.trace
+
+startup-check-$1: private STARTUP_PROGRAM = $(abspath $(or $(startup_host.$1),$1))
+startup-check-$1: startup-force
+	$$(startup_sh) check-record $1.record $1 $$(STARTUP_LINKER) $1.default
+	$$(startup_sh) check-order $1 $1.check.order $1.$$(STARTUP_LINKER).order -- $$(STARTUP_DEPORDER) -q \
+		--granularity=section --trace $1.trace --map $1.map --emit=$$(STARTUP_LINKER) --out $1.check.order \
+		--cc -- $$(call startup_link,$1,$1,$$(call startup_recorded_inputs,$1))
+	$$(startup_sh) check-pages $1.record $1 $$(STARTUP_REPORT) $$(STARTUP_CHECK_TOLERANCE) $1.check.trace \
+		$$(STARTUP_PAGEIN) '$(addsuffix /ordered,$(startup_libdir.$1))' -- $$(call startup_run,$$($(startup_run.$1)))
+
+startup-clean-$1: startup-force
+	rm -f $1.default $1.map $1.trace $(foreach l,$(STARTUP_LINKERS),$1.$l.order) $1.after.trace $1.record \
+		$1.linkopt-tmp $1.check.order $1.check.trace $1.trace.tmp $1.after.trace.tmp $1.check.trace.tmp \
+		$1.record.tmp
+	$(if $(startup_libdir.$1),rm -rf $(startup_libdir.$1))
+
+.PHONY: startup-report-$1 startup-check-$1 startup-clean-$1
+endef
+$(foreach o,$(startup_outputs),$(eval $(call startup_rules,$o)))
+
+startup: $(addsuffix .record,$(startup_outputs))
+
+startup-report: $(addprefix startup-report-,$(startup_outputs))
+
+startup-check: $(addprefix startup-check-,$(startup_outputs))
+
+startup-clean: $(addprefix startup-clean-,$(startup_outputs))
+
+# pgo-run's optimized build, then the order of what it built: make must
+# have nothing left to rebuild among the inputs, and with STARTUP_PGO set
+# every object the default links read that records its options (pgo-run
+# has every build record them) must have been compiled with -fprofile-use.
+startup-pgo:
+	$(MAKE) $(startup_makefile) pgo
+	@$(MAKE) -s -q $(startup_makefile) $(sort $(foreach o,$(startup_outputs),$(startup_inputs.$o))) || \
+		{ echo "mk/startup.mk: make pgo left inputs of the ordered links out of date (make would rebuild them" \
+			"without the profile): PGO_TARGET must build all of $(sort $(foreach o,$(startup_outputs),$(startup_inputs.$o)))" >&2; \
+			exit 1; }
+	$(MAKE) $(startup_makefile) startup STARTUP_PGO=yes
+
+startup-force:
+
+.PHONY: startup startup-report startup-check startup-clean startup-pgo startup-force
+# the project's first target stays the default goal, wherever the include is
+.DEFAULT_GOAL := $(startup_default_goal)

@@ -41,3 +41,95 @@ STARTUP_RUN = ${STARTUP_RUN_LINE:-\$(STARTUP_PROGRAM)}
 include \$(LINKOPT)/mk/startup.mk
 EOF2
 }
+
+# startup_functions PREFIX STATEMENTS: C source of 40 functions PREFIX0 ..
+# PREFIX39, each of about STATEMENTS * 10 bytes of code in its own section
+# when compiled with -ffunction-sections.
+startup_functions() {
+	local i j
+	for i in $(seq 0 39); do
+		printf '__attribute__((noinline)) int %s%d(int x)\n{\n\tvolatile int a[32];\n' "$1" "$i"
+		printf '\tfor (int k = 0; k < 32; k++)\n\t\ta[k] = x * %d + k;\n' "$((i + 3))"
+		for j in $(seq 1 "$2"); do printf '\tx = x * %d + a[%d];\n' "$((j % 7 + 2))" "$((j % 32))"; done
+		printf '\treturn x;\n}\n'
+	done
+}
+
+# startup_dso_project DIR: writes in DIR the sources and the Makefile of a
+# project built out of its tree (make -C BUILD -f DIR/Makefile; sources
+# found through VPATH, objects in BUILD/obj): libwork.so (soname
+# libwork.so.1) from work.c, and prog from main.c, prog.c and DIR/libextra.a
+# (an archive of another build, found through VPATH), linked with
+# libwork.so and run through RUNPATH $ORIGIN.  Each of work.c and prog.c has 40 functions of about
+# 1.5 KiB; prog's start-up runs 6 scattered ones of each, or all of them
+# when its first argument is "all".  prog prints a checksum and its
+# arguments.  mk/startup.mk orders both, prog traced with
+# STARTUP_RUN = $(STARTUP_PROGRAM) $(RUN_ARGS) (default: "few"), libwork.so
+# through prog with the same run.  HOST_LDFLAGS are prog's link flags
+# (default: RUNPATH $ORIGIN).
+startup_dso_project() {
+	local i
+	mkdir -p "$1" || fail "mkdir $1"
+	startup_functions w 150 > "$1/work.c"
+	startup_functions p 150 > "$1/prog.c"
+	{
+		printf '#include <stdio.h>\n#include <string.h>\n'
+		for i in $(seq 0 39); do printf 'int w%d(int), p%d(int);\n' "$i" "$i"; done
+		printf 'int extra(int);\nstatic int (*every[])(int) = {\n'
+		for i in $(seq 0 39); do printf '\tw%d, p%d,\n' "$i" "$i"; done
+		cat <<'EOF2'
+};
+int main(int argc, char **argv)
+{
+	int s = w3(1) + w11(2) + w19(3) + w27(4) + w35(5) + w38(6);
+	s += p2(1) + p9(2) + p17(3) + p24(4) + p31(5) + p39(6) + extra(argc);
+	if (argc > 1 && !strcmp(argv[1], "all"))
+		for (unsigned i = 0; i < sizeof(every) / sizeof(every[0]); i++)
+			s += every[i](i);
+	printf("%d", s);
+	for (int i = 1; i < argc; i++)
+		printf(" %s", argv[i]);
+	printf("\n");
+	return 0;
+}
+EOF2
+	} > "$1/main.c"
+	printf 'int extra(int x)\n{\n\treturn x * 7 + 2;\n}\n' > "$1/extra.c"
+	gcc -O2 -fPIC -ffunction-sections -c -o "$1/extra.o" "$1/extra.c" && rm -f "$1/libextra.a" &&
+		ar rcs "$1/libextra.a" "$1/extra.o" || fail "cannot build libextra.a"
+	cat > "$1/Makefile" <<EOF2
+LINKOPT = $TOP
+SRC := \$(dir \$(lastword \$(MAKEFILE_LIST)))
+VPATH = \$(SRC)
+CFLAGS = -O2 -g -fPIC -ffunction-sections -fdata-sections
+RUN_ARGS = few
+HOST_LDFLAGS = -Wl,-rpath,'\$\$ORIGIN'
+
+all: prog
+
+obj/%.o: %.c
+	@mkdir -p obj
+	\$(CC) \$(CFLAGS) -c -o \$@ \$<
+
+libwork.so: obj/work.o
+	\$(CC) -shared -Wl,-soname,libwork.so.1 -o \$@ obj/work.o
+	ln -sf libwork.so libwork.so.1
+
+prog: obj/main.o obj/prog.o libextra.a libwork.so
+	\$(CC) -o \$@ \$^ \$(HOST_LDFLAGS)
+
+clean:
+	rm -rf obj prog libwork.so libwork.so.1
+
+STARTUP_PROG = prog
+STARTUP_INPUTS = obj/main.o obj/prog.o libextra.a libwork.so
+STARTUP_LIBS = \$(HOST_LDFLAGS)
+STARTUP_RUN = \$(STARTUP_PROGRAM) \$(RUN_ARGS)
+STARTUP_DSOS = work
+STARTUP_DSO_work = libwork.so
+STARTUP_DSO_work_INPUTS = obj/work.o
+STARTUP_DSO_work_LDFLAGS = -Wl,-soname,libwork.so.1
+STARTUP_DSO_work_HOST = prog
+include \$(LINKOPT)/mk/startup.mk
+EOF2
+}

@@ -1,0 +1,84 @@
+#!/bin/bash
+# mk/startup.mk on a real project's own Makefiles, as a user would: lz4
+# (scripts/fetch lz4), from a clean tree with make -j2.  lib/Makefile
+# orders liblz4.so for lz4's example frameCompress compressing a real file
+# (lz4 1.9.2's own program cannot load liblz4.so: it calls LZ4F_headerSize
+# and LZ4F functions for static linking only, which the library hides), and
+# programs/Makefile orders the lz4 program compressing the same file; each
+# with GNU ld, gold and lld.  Each ordered output touches fewer code pages
+# than the default link, and writes the same compressed file; lz4's own
+# make keeps the ordered outputs; make startup-check passes.
+. "$TESTDIR/lib.sh"
+. "$TESTDIR/pagein-lib.sh"
+need_pagein make readelf ld.gold ld.lld
+src=$("$TOP/scripts/fetch" lz4 2> fetch.err) || skip "needs lz4's sources: $(tail -n 1 fetch.err)"
+cp -r "$src" lz4 && rm -f lz4/.complete || fail "cannot copy lz4"
+tar -C lz4 -cf sample.tar lib programs || fail "cannot make the sample"
+
+# the lines README.md gives for lz4
+cat >> lz4/lib/Makefile <<EOF2
+
+LINKOPT ?= $TOP
+../examples/frameCompress-shared: ../examples/frameCompress.c \$(LIBLZ4)
+	\$(CC) \$(FLAGS) -I. -o \$@ \$< \$(LIBLZ4) -Wl,-rpath,'\$\$ORIGIN/../lib'
+STARTUP_DSOS = lz4
+STARTUP_DSO_lz4 = \$(LIBLZ4)
+STARTUP_DSO_lz4_INPUTS = \$(SRCFILES:.c=.o)
+STARTUP_DSO_lz4_LDFLAGS = \$(SONAME_FLAGS)
+STARTUP_DSO_lz4_HOST = ../examples/frameCompress-shared
+STARTUP_DSO_lz4_RUN = \$(STARTUP_PROGRAM) ../../sample.tar
+include \$(LINKOPT)/mk/startup.mk
+EOF2
+cat >> lz4/programs/Makefile <<EOF2
+
+LINKOPT ?= $TOP
+STARTUP_PROG = lz4
+STARTUP_INPUTS = \$(OBJFILES)
+STARTUP_RUN = \$(STARTUP_PROGRAM) -f -1 ../../sample.tar ../../sample.tar.lz4
+include \$(LINKOPT)/mk/startup.mk
+EOF2
+flags=(MOREFLAGS='-fPIC -fvisibility=hidden -ffunction-sections -fdata-sections')
+
+# code_pages BEFORE AFTER NAME: "BEFORE AFTER" code pages of NAME
+code_pages() {
+	"$TOP/pagein/pagein-report" "$1" "$2" | awk -v n="$3" '$1 == n { print $2, $3 }'
+}
+
+for linker in gnu-ld gold lld; do
+	jobs=1
+	[[ $linker == gnu-ld ]] && jobs=2
+	for dir in lib programs; do
+		make -C lz4/$dir -j$jobs startup STARTUP_LINKER=$linker "${flags[@]}" > $dir-$linker.out 2>&1 ||
+			fail "make -C $dir -j$jobs startup STARTUP_LINKER=$linker: $(tail -5 $dir-$linker.out)"
+	done
+	read -r before after <<< "$(code_pages lz4/lib/liblz4.so.1.9.2.trace lz4/lib/liblz4.so.1.9.2.after.trace liblz4.so.1)"
+	[[ -n $before && -n $after ]] || fail "$linker: no line for liblz4.so.1 in the report"
+	((after < before)) || fail "$linker: liblz4.so's start-up code pages $before -> $after"
+	echo "liblz4.so $linker: $before -> $after"
+	read -r before after <<< "$(code_pages lz4/programs/lz4.trace lz4/programs/lz4.after.trace lz4.default)"
+	[[ -n $before && -n $after ]] || fail "$linker: no line for lz4 in the report"
+	((after < before)) || fail "$linker: lz4's start-up code pages $before -> $after"
+	echo "lz4 $linker: $before -> $after"
+
+	# the same compressed file from the default and the ordered links
+	lz4/programs/lz4.default -q -f -1 sample.tar want.lz4 && lz4/programs/lz4 -q -f -1 sample.tar got.lz4 ||
+		fail "$linker: lz4 failed"
+	cmp want.lz4 got.lz4 || fail "$linker: the ordered lz4 writes another file"
+	LD_LIBRARY_PATH=$PWD/lz4/lib/liblz4.so.1.9.2.libdir/default lz4/examples/frameCompress-shared sample.tar > /dev/null &&
+		mv sample.tar.lz4 want.lz4 || fail "$linker: frameCompress with the default liblz4.so"
+	lz4/examples/frameCompress-shared sample.tar > /dev/null && mv sample.tar.lz4 got.lz4 ||
+		fail "$linker: frameCompress with the ordered liblz4.so"
+	cmp want.lz4 got.lz4 || fail "$linker: frameCompress writes another file with the ordered liblz4.so"
+	loaded=$(ldd lz4/examples/frameCompress-shared | awk '$1 == "liblz4.so.1" { print $3 }')
+	[[ $loaded -ef lz4/lib/liblz4.so.1.9.2 ]] ||
+		fail "frameCompress-shared does not load the ordered liblz4.so: $(ldd lz4/examples/frameCompress-shared)"
+
+	# the project's own make keeps them: nothing to relink
+	make -q -C lz4/lib liblz4.so.1.9.2 "${flags[@]}" && make -q -C lz4/programs lz4 "${flags[@]}" ||
+		fail "$linker: lz4's make would relink an ordered output"
+	for dir in lib programs; do
+		make -s -C lz4/$dir startup-check STARTUP_LINKER=$linker "${flags[@]}" > check.out 2>&1 ||
+			fail "make -C $dir startup-check STARTUP_LINKER=$linker: $(tail -5 check.out)"
+	done
+done
+exit 0
