@@ -348,6 +348,7 @@ static int read_sections(struct elf_object *obj, const GElf_Ehdr *eh, bool linke
 		s->size = sh.sh_size;
 		s->addralign = sh.sh_addralign;
 		s->offset = sh.sh_offset;
+		s->address = sh.sh_addr;
 		s->link = sh.sh_link;
 		s->info = sh.sh_info;
 		if (sh.sh_type != SHT_NOBITS && sh.sh_type != SHT_NULL &&
@@ -828,6 +829,49 @@ int elfobj_find_section(const void *image, size_t size, const char *name, const 
 	}
 	elf_end(elf);
 	return status;
+}
+
+int elfobj_load_segments(const struct elf_object *obj, struct elf_segment **segments, size_t *count, char **why)
+{
+	size_t phnum, i, n = 0;
+
+	*segments = NULL;
+	*count = 0;
+	if (elf_getphdrnum(obj->elf, &phnum) != 0) {
+		*why = libelf_failure("elf_getphdrnum");
+		return -1;
+	}
+	*segments = xcalloc(phnum ? phnum : 1, sizeof(**segments));
+	for (i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+		struct elf_segment *s;
+
+		if (!gelf_getphdr(obj->elf, (int)i, &ph)) {
+			*why = libelf_failure("gelf_getphdr");
+			goto fail;
+		}
+		if (ph.p_type != PT_LOAD)
+			continue;
+		if (ph.p_offset > obj->image_size || ph.p_filesz > obj->image_size - ph.p_offset ||
+		    ph.p_filesz > ph.p_memsz) {
+			*why = xasprintf("cannot read ELF: load segment %zu extends past the end of the file, or "
+					 "holds more of the file than of memory (truncated?)", i);
+			goto fail;
+		}
+		s = &(*segments)[n++];
+		s->flags = ph.p_flags;
+		s->offset = ph.p_offset;
+		s->address = ph.p_vaddr;
+		s->file_size = ph.p_filesz;
+		s->memory_size = ph.p_memsz;
+		s->align = ph.p_align;
+	}
+	*count = n;
+	return 0;
+fail:
+	free(*segments);
+	*segments = NULL;
+	return -1;
 }
 
 void elfobj_close(struct elf_object *obj)
