@@ -78,7 +78,7 @@ static void draw(const char *text, unsigned spin, long long ns)
 	int tail_length;
 
 	tail_length = snprintf(tail, sizeof(tail), "  %c %lld s", spinner[spin % 4], ns / 1000000000LL);
-	room = (size_t)terminal_columns() - 1 - (size_t)tail_length;
+	room = terminal_columns() - 1 > tail_length ? (size_t)(terminal_columns() - 1 - tail_length) : 0;
 	n = strlen(text);
 	if (n > room) {
 		n = room;

@@ -316,11 +316,11 @@ static void side(FILE *f, const struct html_report *r, const struct model_object
 	figure_row(f, "code-pages", "code pages run", m->code_pages, text, was ? &was->code_pages : NULL);
 	snprintf(text, sizeof(text), "of %zu pages in data segments", data_total);
 	figure_row(f, "data-pages", "data pages used", m->data_pages, text, was ? &was->data_pages : NULL);
-	snprintf(text, sizeof(text), "of %zu pages, %llu KiB", m->segment_count ? code_total + data_total : 0,
-		 (unsigned long long)(m->touched * m->page_size / 1024));
+	snprintf(text, sizeof(text), "%llu KiB, of %zu pages in the segments",
+		 (unsigned long long)(m->touched * m->page_size / 1024), code_total + data_total);
 	figure_row(f, "pages-touched", "pages touched", m->touched, text, was ? &was->touched : NULL);
-	snprintf(text, sizeof(text), "of %zu in the file (%llu KiB), %zu of them in no segment", m->file_pages,
-		 (unsigned long long)(m->read * m->page_size / 1024), m->read_unmapped);
+	snprintf(text, sizeof(text), "%llu KiB, of the file's %zu pages; %zu of them in no segment",
+		 (unsigned long long)(m->read * m->page_size / 1024), m->file_pages, m->read_unmapped);
 	figure_row(f, "cold-reads", "file pages read at a cold start", m->read, text, was ? &was->read : NULL);
 	figure_row(f, "functions", "functions run", m->functions_run,
 		   m->functions_run ? NULL : "(a trace without --granularity=function)", NULL);
