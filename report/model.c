@@ -107,9 +107,8 @@ static int lay_out_pages(struct model_object *m, char **why)
 			if ((sec->flags & SHF_TLS) && sec->type == SHT_NOBITS)
 				continue;
 			append(&seg->sections, sec->name);
-			for (k = 0; k < seg->page_count; k++)
-				if (seg->pages[k].address < to && seg->pages[k].address + page > from)
-					append(&seg->pages[k].sections, sec->name);
+			for (k = (from - first) / page; k < seg->page_count && seg->pages[k].address < to; k++)
+				append(&seg->pages[k].sections, sec->name);
 		}
 	}
 	return 0;
