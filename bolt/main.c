@@ -5,6 +5,7 @@
    nothing until it ran the check command with the same output. */
 #include "cli.h"
 #include "proc.h"
+#include "progress.h"
 #include "profile.h"
 #include "util.h"
 
@@ -210,8 +211,12 @@ static void aggregate(const char *bolt, const struct bolt_binary *b, const char 
 {
 	char *argv[] = { (char *)bolt, (char *)b->path, "-pa", "-p", (char *)preagg, "-aggregate-only", "-o",
 			 (char *)fdata, NULL };
-	int status = proc_run(argv, NULL, NULL, 0, log, NULL);
+	int status;
 	char *mismatch, *pct;
+
+	progress_start("linkopt-bolt: turning the profile into BOLT's (%s)", bolt);
+	status = proc_run(argv, NULL, NULL, 0, log, NULL);
+	progress_stop();
 
 	if (status != 0) {
 		char *text = proc_describe(status);
@@ -274,7 +279,9 @@ static int run_check(const struct bolt_binary *b, const char *binary, const char
 	unlink(link);
 	if (!target || symlink(target, link) < 0)
 		fatal("%s: cannot link to %s: %s", link, binary, strerror(errno));
+	progress_start("linkopt-bolt: check: %s", cmd);
 	proc_exec(&rq, &r);
+	progress_stop();
 	*out = xasprintf("%s%s", r.out ? r.out : "", r.err ? r.err : "");
 	proc_result_free(&r);
 	unlink(link);
@@ -495,7 +502,9 @@ int main(int argc, char **argv)
 		free(line);
 		return 0;
 	}
+	progress_start("linkopt-bolt: %s rewriting %s", bolt, b.path);
 	status = proc_run(bolt_argv, NULL, NULL, 0, bolt_log, NULL);
+	progress_stop();
 	if (status != 0) {
 		char *text = proc_describe(status);
 

@@ -52,11 +52,11 @@ struct coldstart_reads coldstart_replay(const struct coldstart_file *file, bool 
 	for (i = 0; i < file->segment_count; i++) {
 		const struct elf_segment *s = &file->segments[i];
 
-		if (s->type != PT_LOAD || !s->filesz)
+		if (s->type != PT_LOAD || !s->file_size)
 			continue;
 		vmas[n].file_page = s->offset / PAGE;
-		vmas[n].pages = (s->offset + s->filesz + PAGE - 1) / PAGE - s->offset / PAGE;
-		vmas[n].virtual_page = s->vaddr / PAGE;
+		vmas[n].pages = (s->offset + s->file_size + PAGE - 1) / PAGE - s->offset / PAGE;
+		vmas[n].virtual_page = s->address / PAGE;
 		vmas[n].exec = s->flags & PF_X;
 		of_vma[n++] = s;
 	}
@@ -66,14 +66,14 @@ struct coldstart_reads coldstart_replay(const struct coldstart_file *file, bool 
 		readahead_read(ra, file->table_offset, file->table_size);
 		for (i = 0; i < file->segment_count; i++)
 			if (file->segments[i].type == PT_INTERP)
-				readahead_read(ra, file->segments[i].offset, file->segments[i].filesz);
+				readahead_read(ra, file->segments[i].offset, file->segments[i].file_size);
 		/* padzero: the kernel clears the tail of the last file page of a
 		   segment that goes on as .bss */
 		for (v = 0; v < n; v++) {
 			const struct elf_segment *s = of_vma[v];
 
-			if (s->memsz > s->filesz && (s->vaddr + s->filesz) % PAGE)
-				readahead_touch(ra, v, (s->offset + s->filesz) / PAGE, true);
+			if (s->memory_size > s->file_size && (s->address + s->file_size) % PAGE)
+				readahead_touch(ra, v, (s->offset + s->file_size) / PAGE, true);
 		}
 	} else {
 		readahead_read(ra, 0, LD_SO_FIRST_READ);
@@ -84,8 +84,8 @@ struct coldstart_reads coldstart_replay(const struct coldstart_file *file, bool 
 		for (v = 0; v < n; v++) {
 			const struct elf_segment *s = of_vma[v];
 
-			if (addresses[i] >= s->vaddr / PAGE * PAGE && addresses[i] < s->vaddr + s->memsz) {
-				readahead_touch(ra, v, addresses[i] / PAGE - s->vaddr / PAGE + s->offset / PAGE, false);
+			if (addresses[i] >= s->address / PAGE * PAGE && addresses[i] < s->address + s->memory_size) {
+				readahead_touch(ra, v, addresses[i] / PAGE - s->address / PAGE + s->offset / PAGE, false);
 				break;
 			}
 		}

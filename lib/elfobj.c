@@ -348,6 +348,7 @@ static int read_sections(struct elf_object *obj, const GElf_Ehdr *eh, bool linke
 		s->size = sh.sh_size;
 		s->addralign = sh.sh_addralign;
 		s->offset = sh.sh_offset;
+		s->address = sh.sh_addr;
 		s->link = sh.sh_link;
 		s->info = sh.sh_info;
 		if (sh.sh_type != SHT_NOBITS && sh.sh_type != SHT_NULL &&
@@ -563,12 +564,18 @@ struct elf_segment *elfobj_segments(const struct elf_object *obj, size_t *count,
 			free(segments);
 			return NULL;
 		}
+		if (ph.p_type == PT_LOAD && ph.p_filesz > ph.p_memsz) {
+			*why = xasprintf("cannot read ELF: load segment %zu holds more of the file than of memory", i);
+			free(segments);
+			return NULL;
+		}
 		segments[i].type = ph.p_type;
 		segments[i].flags = ph.p_flags;
 		segments[i].offset = ph.p_offset;
-		segments[i].vaddr = ph.p_vaddr;
-		segments[i].filesz = ph.p_filesz;
-		segments[i].memsz = ph.p_memsz;
+		segments[i].address = ph.p_vaddr;
+		segments[i].file_size = ph.p_filesz;
+		segments[i].memory_size = ph.p_memsz;
+		segments[i].align = ph.p_align;
 	}
 	*count = n;
 	return segments;
@@ -875,6 +882,22 @@ int elfobj_find_section(const void *image, size_t size, const char *name, const 
 	}
 	elf_end(elf);
 	return status;
+}
+
+int elfobj_load_segments(const struct elf_object *obj, struct elf_segment **segments, size_t *count, char **why)
+{
+	uint64_t table_offset, table_size;
+	size_t all, i, n = 0;
+
+	*segments = elfobj_segments(obj, &all, &table_offset, &table_size, why);
+	*count = 0;
+	if (!*segments)
+		return *why ? -1 : 0;
+	for (i = 0; i < all; i++)
+		if ((*segments)[i].type == PT_LOAD)
+			(*segments)[n++] = (*segments)[i];
+	*count = n;
+	return 0;
 }
 
 void elfobj_close(struct elf_object *obj)

@@ -21,6 +21,7 @@ struct elf_section {
 	const char *name;
 	uint32_t index, type, link, info;
 	uint64_t flags, size, addralign, offset;
+	uint64_t address;        /* sh_addr: where a linked file loads it, 0 in an object */
 	uint32_t group;          /* index of the SHT_GROUP section holding it, or 0 */
 	uint32_t group_flags;    /* SHT_GROUP: its flag word (GRP_COMDAT) */
 	struct elf_reloc *relocs; /* relocations applying to this section, by offset */
@@ -38,8 +39,13 @@ struct elf_symbol {
 
 /* A program header of a linked file. */
 struct elf_segment {
-	uint32_t type, flags;    /* PT_*, PF_* */
-	uint64_t offset, vaddr, filesz, memsz;
+	uint32_t type;           /* PT_* */
+	uint32_t flags;          /* PF_R, PF_W, PF_X */
+	uint64_t offset;         /* p_offset: where its bytes start in the file */
+	uint64_t address;        /* p_vaddr */
+	uint64_t file_size;      /* p_filesz: bytes from the file; the rest of memory_size is zeroed */
+	uint64_t memory_size;    /* p_memsz */
+	uint64_t align;          /* p_align */
 };
 
 struct elf_object {
@@ -134,6 +140,13 @@ const struct elf_symbol *elfobj_function_containing(const struct elf_object *obj
    file libelf can read. */
 int elfobj_find_section(const void *image, size_t size, const char *name, const void **contents,
 			size_t *contents_size, char **why);
+
+/* The PT_LOAD program headers of obj (a file elfobj_open_linked read), in
+   the order of the table, into a new array *segments of *count; a file
+   without any gives none.  Returns 0, or -1 with *why set to a newly
+   allocated message naming the failing call, or saying which segment
+   lies outside the file. */
+int elfobj_load_segments(const struct elf_object *obj, struct elf_segment **segments, size_t *count, char **why);
 
 /* Releases what elfobj_open and elfobj_load_relocs allocated. */
 void elfobj_close(struct elf_object *obj);

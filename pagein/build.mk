@@ -32,7 +32,7 @@ pagein/vglib/.stamp: $(PAGEIN_TOOL)
 	ln -sf ../pagein-$(VG_PLATFORM) pagein/vglib/pagein-$(VG_PLATFORM)
 	touch $@
 
-pagein/pagein: pagein/launch.o lib/cli.o lib/proc.o lib/util.o
+pagein/pagein: pagein/launch.o lib/cli.o lib/proc.o lib/util.o lib/progress.o
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^
 
 pagein/pagein-report: pagein/report.o $(LIB_OBJS)

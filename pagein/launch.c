@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "cli.h"
 #include "proc.h"
+#include "progress.h"
 #include "util.h"
 
 #include <errno.h>
@@ -250,7 +251,9 @@ static int run_traced(char **vg_argv, const char *program)
 	sigemptyset(&action.sa_mask);
 	for (i = 0; i < sizeof(passed_on) / sizeof(*passed_on); i++)
 		sigaction(passed_on[i], &action, NULL);
+	progress_start("pagein: tracing %s under valgrind", program);
 	proc_exec(&request, &result);
+	progress_stop();
 	if (result.status < 0)
 		fatal("valgrind: cannot run: %s", strerror(-result.status));
 	path = expand_trace_path(pattern, result.pid);

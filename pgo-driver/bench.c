@@ -3,6 +3,7 @@
 #include "files.h"
 #include "proc.h"
 #include "report.h"
+#include "progress.h"
 #include "util.h"
 
 #include <elf.h>
@@ -227,16 +228,22 @@ int bench_run(struct session *s, const struct bench_copy *plain, const struct be
 	else
 		report_step("bench", "%s, %d runs of each build, alternating, after one warm-up run each", command,
 			    runs);
+	if (!status)
+		progress_start("[bench] warm-up");
 	for (i = -1; i < runs && !status; i++) {
 		for (k = 0; k < 2 && !status; k++) {
 			struct proc_env env[] = { { "PGO_BIN", bins[k] }, { "LD_LIBRARY_PATH", libpaths[k] } };
 			double seconds = 0;
-			int run = proc_shell(command, NULL, env, 2, "/dev/null", &seconds);
+			int run;
 
+			progress_label("[bench] %s build, %s %d of %d", k ? "PGO" : "plain", i < 0 ? "warm-up" : "run",
+				       i < 0 ? 1 : i + 1, i < 0 ? 1 : runs);
+			run = proc_shell(command, NULL, env, 2, "/dev/null", &seconds);
 			s->external += seconds;
 			if (run != 0) {
 				char *text = proc_describe(run);
 
+				progress_stop();
 				error("benchmark '%s' with PGO_BIN=%s failed: %s", command, bins[k], text);
 				free(text);
 				status = 1;
@@ -247,6 +254,7 @@ int bench_run(struct session *s, const struct bench_copy *plain, const struct be
 		if (i >= 0 && !status)
 			ratio[i] = tp[i] / to[i];
 	}
+	progress_stop();
 	if (!status)
 		report_step("bench", "plain median %.3f s, PGO median %.3f s; speedup (median of the %d "
 			    "pairwise ratios plain/PGO) %.3fx", median(tp, runs), median(to, runs), runs,

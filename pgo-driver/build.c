@@ -3,6 +3,7 @@
 #include "wrapper.h"
 #include "files.h"
 #include "report.h"
+#include "progress.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -155,10 +156,14 @@ bool build_run(struct session *s, enum build_kind kind, const char *dir, long *s
 	flags_for(s, kind, dir, &f);
 	report_step(name, "%s (in %s)", o->build ? o->build : "make", dir);
 	report_step(name, "added to every compiler command: %s", f.flags);
-	if (!clean(s, name, dir, log, &clean_seconds))
+	progress_start("[%s] %s", name, o->build ? o->build : "make");
+	if (!clean(s, name, dir, log, &clean_seconds)) {
+		progress_stop();
 		goto out;
+	}
 	*started = time(NULL);
 	status = run_build(s, &f, dir, log, &seconds);
+	progress_stop();
 	s->external += seconds;
 	if (status != 0) {
 		what = xasprintf("%s failed", name);

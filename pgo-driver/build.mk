@@ -13,7 +13,8 @@ PROGS += pgo-driver/pgo-cc
 OBJS += pgo-driver/pgo-cc.o
 LIBDIR_LINKOPT ?= $(PREFIX)/lib/linkopt
 
-pgo-driver/pgo-run: $(PGO_RUN_OBJS) lib/util.o lib/cli.o lib/json.o lib/proc.o lib/elfobj.o lib/gcda.o
+pgo-driver/pgo-run: $(PGO_RUN_OBJS) lib/util.o lib/cli.o lib/json.o lib/proc.o lib/elfobj.o lib/gcda.o \
+	lib/progress.o
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS_ELF) $(LDLIBS_JSON)
 
 # run by every compiler command of the builds pgo-run drives: small, and

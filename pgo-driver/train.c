@@ -3,6 +3,7 @@
 #include "merge.h"
 #include "proc.h"
 #include "report.h"
+#include "progress.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -240,7 +241,9 @@ static bool run_workload(struct session *s, size_t i, const char *dir, const cha
 	bool ok = false;
 
 	report_step(label, "%s (weight %g)", command, w->weight);
+	progress_start("[%s] %s", label, command);
 	status = proc_shell(command, NULL, env, 2, log, &seconds);
+	progress_stop();
 	s->external += seconds;
 	if (status != 0) {
 		char *text = proc_describe(status);

@@ -29,7 +29,9 @@ $TOP/pgo-driver/pgo-run|pgo-run|show|pgo-driver/pgo-run.1
 $TOP/pgo-driver/pgo-run|pgo-run|clean|pgo-driver/pgo-run.1
 $TOP/pgo-driver/pgo-run|pgo-run|merge|pgo-driver/pgo-run.1
 $TOP/bolt/linkopt-bolt|linkopt-bolt||bolt/linkopt-bolt.1
-$TOP/pfstat/pfstat|pfstat||pfstat/pfstat.1"
+$TOP/pfstat/pfstat|pfstat||pfstat/pfstat.1
+$TOP/report/linkopt|linkopt||report/linkopt.1
+$TOP/report/linkopt|linkopt|report|report/linkopt-report.1"
 
 # A value of each kind the --help texts name, valid for the option.
 sample() {
@@ -55,6 +57,8 @@ sample() {
 	PID) echo 4000000000 ;;
 	PROGRAM) echo llvm-bolt-16 ;;
 	COMMAND) echo true ;;
+	TIME) echo 5ms ;;
+	TEXT) echo title ;;
 	*\|*) echo "${1%%|*}" ;;
 	*) return 1 ;;
 	esac

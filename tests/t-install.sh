@@ -20,7 +20,7 @@ rm -rf tree
 P=$dest$prefix
 [[ $(ls "$dest") = opt ]] || fail "make install wrote outside PREFIX: $(ls "$dest")"
 [[ -z $(find "$dest" -path "$P" -prune -o -type f -print) ]] || fail "files outside PREFIX: $(find "$dest" -path "$P" -prune -o -type f -print | head)"
-for prog in deporder pagein pagein-report cygtrace-resolve likely-check pgo-run linkopt-bolt; do
+for prog in deporder pagein pagein-report cygtrace-resolve likely-check pgo-run linkopt-bolt linkopt; do
 	[[ -x $P/bin/$prog ]] || fail "$prog is not installed in PREFIX/bin"
 	[[ -f $P/share/man/man1/$prog.1 ]] || fail "no man page for $prog"
 	man -l "$P/share/man/man1/$prog.1" > /dev/null 2>&1 || [[ $prog = *-* ]] ||

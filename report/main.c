@@ -1,0 +1,283 @@
+/* linkopt: the toolkit's front-end.  `linkopt report` writes the report of
+   the pages start-up touches, before and after an order, as one HTML file
+   (report/model reads the traces and the binaries, report/html writes the
+   page). */
+#include "cli.h"
+#include "figures.h"
+#include "html.h"
+#include "model.h"
+#include "trace.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char *const scales[] = { "time", "order", NULL };
+
+static struct {
+	const char *out, *order, *log, *title;
+	struct cli_list objects;
+	unsigned long read_ahead_kb;
+	int scale;
+	struct html_figure faults[2], seconds[2], match_rate, bound;
+} o = { .out = "linkopt-report.html", .read_ahead_kb = 128 };
+
+static const char *set_read_ahead(void *target, const char *value)
+{
+	unsigned long n;
+
+	if (!cli_unsigned(value, &n) || n > 1048576)
+		return "is not a number of KiB from 0 to 1048576";
+	*(unsigned long *)target = n;
+	return NULL;
+}
+
+static const char *set_count(void *target, const char *value)
+{
+	unsigned long n;
+
+	if (!cli_unsigned(value, &n))
+		return "is not a count";
+	*(struct html_figure *)target = (struct html_figure){ true, (double)n };
+	return NULL;
+}
+
+static const char *set_percent(void *target, const char *value)
+{
+	double p;
+
+	if (!cli_number(value, &p) || p < 0 || p > 100)
+		return "is not a percentage from 0 to 100";
+	*(struct html_figure *)target = (struct html_figure){ true, p };
+	return NULL;
+}
+
+static const char *set_time(void *target, const char *value)
+{
+	double seconds;
+
+	if (!figures_parse_time(value, &seconds))
+		return "is not a duration (a number and s, ms or us: 5.2ms)";
+	*(struct html_figure *)target = (struct html_figure){ true, seconds };
+	return NULL;
+}
+
+static const struct cli_option report_options[] = {
+	{ "--out", 'o', CLI_STRING, &o.out, "FILE", "the HTML file to write (default linkopt-report.html)" },
+	{ "--object", 0, CLI_LIST, &o.objects, "GLOB",
+	  "show the object whose path matches GLOB (repeatable;\n"
+	  "default: the main program)" },
+	{ "--read-ahead-kb", 0, CLI_CALL, &o.read_ahead_kb, "N",
+	  "the cold-start model's read-around window (default 128)", .set = set_read_ahead },
+	{ "--scale", 0, CLI_CHOICE, &o.scale, 0, "colour by first-touch time (default) or order", scales },
+	{ "--order", 0, CLI_STRING, &o.order, "FILE", "an order deporder emitted: the match rate it records" },
+	{ "--deporder-log", 0, CLI_STRING, &o.log, "FILE",
+	  "deporder's messages (its stderr) of that run: the match\n"
+	  "rate and the whole-function bound" },
+	{ "--match-rate", 0, CLI_CALL, &o.match_rate, "P", "the traces' match rate, in percent", .set = set_percent },
+	{ "--bound", 0, CLI_CALL, &o.bound, "N", "the whole-function bound, in pages", .set = set_count },
+	{ "--faults-before", 0, CLI_CALL, &o.faults[0], "N", "page faults of the run before", .set = set_count },
+	{ "--faults-after", 0, CLI_CALL, &o.faults[1], "N", "page faults of the run after", .set = set_count },
+	{ "--time-before", 0, CLI_CALL, &o.seconds[0], "TIME", "wall time of the run before (5.2ms, 0.8s, 900us)",
+	  .set = set_time },
+	{ "--time-after", 0, CLI_CALL, &o.seconds[1], "TIME", "wall time of the run after", .set = set_time },
+	{ "--title", 0, CLI_STRING, &o.title, "TEXT", "the page's title (default: Start-up pages of PROGRAM)" },
+	{ 0 }
+};
+
+static const struct cli_command report_command = {
+	.name = "linkopt report",
+	.operands = "BEFORE [AFTER]",
+	.description =
+		"Writes one self-contained HTML file (inline SVG, no script) that shows, for\n"
+		"each object's code and data segments, a grid of its pages coloured by when\n"
+		"start-up first touched them: BEFORE and AFTER (pagein traces of the same\n"
+		"program, default link and ordered) side by side, the hot range marked, the\n"
+		"file pages a cold start reads under a simple read-around model, and the\n"
+		"figures.  The binaries are read where the traces say they were, and must be\n"
+		"the files traced.  See linkopt-report(1).\n",
+	.options = report_options,
+	.footer = "Exit status: 0 success, 1 a trace or binary is unreadable or does not fit,\n"
+		  "or the file cannot be written, 2 wrong usage.\n",
+	.min_operands = 1,
+	.missing = "give the pagein trace of the default link, and of the ordered one to compare",
+};
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+/* The object of the after trace that stands for before's: the main
+   program for the main program, otherwise the same file name. */
+static const struct trace_object *counterpart(const struct trace *before, const struct trace_object *object,
+					      const struct trace *after)
+{
+	size_t k;
+
+	if (object == &before->objects[0])
+		return after->object_count ? &after->objects[0] : NULL;
+	for (k = 1; k < after->object_count; k++)
+		if (!strcmp(base_name(after->objects[k].path), base_name(object->path)))
+			return &after->objects[k];
+	return NULL;
+}
+
+static void read_trace(const char *path, struct trace *t)
+{
+	char *why;
+
+	if (trace_read_format(path, TRACE_PAGEIN, t, &why) < 0)
+		fatal("%s: %s", path, why);
+	if (!t->object_count)
+		fatal("%s: the trace holds no object", path);
+	if (!t->complete)
+		warn("%s: the trace is incomplete (%s): its figures cover only part of the run", path,
+		     t->version >= 2 ? "no '# end' line" : "its last line is cut short");
+}
+
+/* The HTML must not land on one of its inputs. */
+static void check_out(char **files, int count)
+{
+	struct stat out, in;
+	int i;
+
+	if (stat(o.out, &out) < 0)
+		return;
+	for (i = 0; i < count; i++)
+		if (stat(files[i], &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+			cli_usage_error("--out %s is the trace %s", o.out, files[i]);
+}
+
+static void read_figures(struct html_report *r)
+{
+	char *why;
+
+	if (o.log) {
+		double rate = 0, bound = 0;
+		bool has_rate, has_bound;
+
+		if (figures_read_log(o.log, &rate, &has_rate, &bound, &has_bound, &why) < 0)
+			fatal("%s", why);
+		if (has_rate) {
+			r->match_rate = (struct html_figure){ true, rate };
+			r->match_from = o.log;
+		}
+		if (has_bound) {
+			r->bound = (struct html_figure){ true, bound };
+			r->bound_from = o.log;
+		}
+	}
+	if (o.order) {
+		double rate;
+
+		if (figures_read_order(o.order, &rate, &why) < 0)
+			fatal("%s", why);
+		r->match_rate = (struct html_figure){ true, rate };
+		r->match_from = o.order;
+	}
+	if (o.match_rate.known) {
+		r->match_rate = o.match_rate;
+		r->match_from = NULL;
+	}
+	if (o.bound.known) {
+		r->bound = o.bound;
+		r->bound_from = NULL;
+	}
+}
+
+static int run_report(int argc, char **argv)
+{
+	struct html_report r = { 0 };
+	struct trace traces[2];
+	char **files, *why, *html = NULL;
+	size_t html_size = 0, i, n, globs;
+	int count, k;
+	FILE *f;
+
+	count = cli_parse(&report_command, argc, argv, &files);
+	if (count > 2)
+		cli_usage_error("give one trace, or two to compare (BEFORE and AFTER)");
+	if (o.faults[1].known && count < 2)
+		cli_usage_error("--faults-after needs an AFTER trace");
+	if (o.seconds[1].known && count < 2)
+		cli_usage_error("--time-after needs an AFTER trace");
+	check_out(files, count);
+	for (k = 0; k < count; k++) {
+		read_trace(files[k], &traces[k]);
+		r.traces[k] = &traces[k];
+	}
+	r.trace_count = (size_t)count;
+	globs = o.objects.count ? o.objects.count : 1;
+	r.objects = xcalloc(globs, sizeof(*r.objects));
+	for (i = 0; i < globs; i++) {
+		const char *glob = o.objects.count ? o.objects.items[i] : NULL;
+		const struct trace_object *chosen[2];
+
+		chosen[0] = trace_object_matching(&traces[0], glob);
+		if (!chosen[0])
+			fatal("%s: no object's path matches '%s'", files[0], glob);
+		for (n = 0; n < r.object_count; n++)
+			if (r.objects[n][0].object == chosen[0])
+				break;
+		if (n < r.object_count)
+			continue;
+		if (count == 2) {
+			chosen[1] = counterpart(&traces[0], chosen[0], &traces[1]);
+			if (!chosen[1])
+				fatal("%s: no object named %s, as in %s", files[1], base_name(chosen[0]->path), files[0]);
+		}
+		for (k = 0; k < count; k++)
+			if (model_build(&r.objects[r.object_count][k], &traces[k], chosen[k], o.read_ahead_kb * 1024,
+					&why) < 0)
+				fatal("%s", why);
+		r.object_count++;
+	}
+	read_figures(&r);
+	r.title = o.title;
+	r.read_ahead = o.read_ahead_kb * 1024;
+	r.by_order = o.scale == 1;
+	memcpy(r.faults, o.faults, sizeof(r.faults));
+	memcpy(r.seconds, o.seconds, sizeof(r.seconds));
+
+	f = open_memstream(&html, &html_size);
+	if (!f)
+		fatal("cannot make the page: %s", strerror(errno));
+	html_write(f, &r);
+	if (fclose(f) != 0)
+		fatal("cannot make the page: %s", strerror(errno));
+	if (write_file_atomic(o.out, html, html_size) < 0)
+		fatal("%s: cannot write: %s", o.out, strerror(errno));
+	free(html);
+	for (i = 0; i < r.object_count; i++)
+		for (k = 0; k < count; k++)
+			model_free(&r.objects[i][k]);
+	free(r.objects);
+	for (k = 0; k < count; k++)
+		trace_free(&traces[k]);
+	free(o.objects.items);
+	return EXIT_OK;
+}
+
+static const struct cli_subcommand commands[] = {
+	{ "report", "an HTML page of the pages start-up touches, before and after", &report_command, run_report },
+	{ 0 }
+};
+
+static const struct cli_program program = {
+	.name = "linkopt",
+	.description = "The front-end of the linkopt toolkit.  See linkopt(1).\n",
+	.commands = commands,
+	.footer = "Exit status: 0 success, 1 a failure on input, 2 wrong usage.\n",
+};
+
+int main(int argc, char **argv)
+{
+	progname = "linkopt";
+	return cli_dispatch(&program, argc, argv);
+}
