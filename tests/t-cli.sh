@@ -28,7 +28,9 @@ $TOP/pgo-driver/pgo-run|pgo-run|status|pgo-driver/pgo-run.1
 $TOP/pgo-driver/pgo-run|pgo-run|show|pgo-driver/pgo-run.1
 $TOP/pgo-driver/pgo-run|pgo-run|clean|pgo-driver/pgo-run.1
 $TOP/pgo-driver/pgo-run|pgo-run|merge|pgo-driver/pgo-run.1
-$TOP/bolt/linkopt-bolt|linkopt-bolt||bolt/linkopt-bolt.1"
+$TOP/bolt/linkopt-bolt|linkopt-bolt||bolt/linkopt-bolt.1
+$TOP/buildsys/linkopt-startup|linkopt-startup||buildsys/linkopt-startup.1
+$TOP/buildsys/linkopt-cc|linkopt-cc||buildsys/linkopt-startup.1"
 
 # A value of each kind the --help texts name, valid for the option.
 sample() {
@@ -41,6 +43,7 @@ sample() {
 	P) echo 50 ;;
 	W) echo 2 ;;
 	DIR) echo . ;;
+	NAME) echo prog ;;
 	CC) echo gcc ;;
 	FLAGS) echo -DX ;;
 	CMD) echo true ;;
