@@ -30,3 +30,8 @@ buildsys-deps:
 	-@scripts/need-deps '$(CC)' bin:cmake=cmake bin:meson=meson bin:ninja=ninja-build
 
 .PHONY: buildsys-deps
+
+bench-buildsys: all
+	TOP='$(CURDIR)' bench/buildsys/run
+
+.PHONY: bench-buildsys

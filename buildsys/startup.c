@@ -47,9 +47,10 @@ static const struct cli_option options[] = {
 	  "trace the processes the workload starts too (a shell\n"
 	  "script, libtool's wrapper of an uninstalled program)" },
 	{ "--report", 0, CLI_FLAG, &opt.report, 0,
-	  "then run the workload again under pagein and print the\n"
-	  "code and data pages of each output, plain and ordered;\n"
-	  "exit 1 when the workload printed anything else" },
+	  "also run the workload under pagein on the ordered outputs\n"
+	  "(and, for gold, lld or mold, on their own plain links)\n"
+	  "and print the code and data pages of each output, plain\n"
+	  "and ordered; exit 1 when the workload printed anything else" },
 	{ 0 }
 };
 
@@ -428,12 +429,65 @@ static bool same_file(const char *a, const char *b)
 	return proc_exec(&request, &result) == 0;
 }
 
+/* One run of the workload under pagein: its traces and its stdout. */
+struct traced_run {
+	glob_t files;
+	struct trace *traces;
+	char *out;
+};
+
+/* Runs the workload under pagein into DIR/FIRST.KIND.trace (KIND empty:
+   DIR/FIRST.trace), its stdout into DIR/FIRST.KIND.out, and reads the
+   traces. */
+static void trace_run(struct traced_run *run, char **workload, const char *dir, const char *first, const char *kind)
+{
+	char *suffix = xasprintf("%s%s", kind, opt.trace_children ? "traces" : "trace"), *base;
+
+	base = record_path(dir, first, suffix);
+	free(suffix);
+	suffix = xasprintf("%sout", kind);
+	run->out = record_path(dir, first, suffix);
+	run->files = trace_workload(workload, base, run->out);
+	run->traces = read_traces(&run->files);
+	free(suffix);
+	free(base);
+}
+
+static void free_run(struct traced_run *run)
+{
+	free_traces(run->traces, run->files.gl_pathc);
+	globfree(&run->files);
+	free(run->out);
+}
+
+/* The pages of each output before and after, from the runs on the plain
+   links (build_id[0]) and on the ordered ones (build_id[1]); dies when the
+   workload printed something else. */
+static void report(const struct output *outputs, size_t n, struct traced_run *before, struct traced_run *after)
+{
+	size_t i;
+
+	printf("%-24s %12s %8s %12s %8s\n", "output", "code pages", "ordered", "data pages", "ordered");
+	for (i = 0; i < n; i++) {
+		const struct output *o = &outputs[i];
+
+		printf("%-24s %12zu %8zu %12zu %8zu\n", o->name,
+		       pages_of(before->traces, before->files.gl_pathc, o->build_id[0], 'C'),
+		       pages_of(after->traces, after->files.gl_pathc, o->build_id[1], 'C'),
+		       pages_of(before->traces, before->files.gl_pathc, o->build_id[0], 'D'),
+		       pages_of(after->traces, after->files.gl_pathc, o->build_id[1], 'D'));
+	}
+	stdout_close_or_die();
+	if (!same_file(before->out, after->out))
+		fatal("the workload printed other output with the ordered link: %s and %s differ", before->out,
+		      after->out);
+}
+
 int main(int argc, char **argv)
 {
-	char **workload, *dir, *base, *out, *after_base, *after_out;
+	char **workload, *dir;
 	struct output *outputs;
-	glob_t files, after_files;
-	struct trace *traces, *after;
+	struct traced_run traced, plain, after;
 	size_t i, n;
 
 	progname = "linkopt-startup";
@@ -460,12 +514,22 @@ int main(int argc, char **argv)
 		relink(&outputs[i], extra, 0, "with GNU ld and a map");
 		free(map_flag);
 	}
-	base = record_path(dir, outputs[0].name, opt.trace_children ? "traces" : "trace");
-	out = record_path(dir, outputs[0].name, "out");
-	files = trace_workload(workload, base, out);
-	traces = read_traces(&files);
+	trace_run(&traced, workload, dir, outputs[0].name, "");
 	for (i = 0; i < n; i++)
-		order(&outputs[i], &files, traces);
+		order(&outputs[i], &traced.files, traced.traces);
+	/* the report compares with the project's own link by the same linker:
+	   lld and gold lay out even an unordered link otherwise than GNU ld */
+	if (opt.report && opt.linker != GNU_LD) {
+		for (i = 0; i < n; i++) {
+			char *extra[] = { xasprintf("-fuse-ld=%s", linkers[opt.linker]), NULL };
+			char *what = xasprintf("with %s, without the order", linkers[opt.linker]);
+
+			relink(&outputs[i], extra, 0, what);
+			free(extra[0]);
+			free(what);
+		}
+		trace_run(&plain, workload, dir, outputs[0].name, "plain.");
+	}
 	for (i = 0; i < n; i++) {
 		char **flags = order_flags(&outputs[i]);
 		char *what = xasprintf("with the order (%s)", linkers[opt.linker]);
@@ -474,29 +538,13 @@ int main(int argc, char **argv)
 		write_apply(&outputs[i], flags, dir);
 		free(what);
 	}
-	if (!opt.report)
-		return 0;
-
-	after_base = record_path(dir, outputs[0].name, opt.trace_children ? "after.traces" : "after.trace");
-	after_out = record_path(dir, outputs[0].name, "after.out");
-	after_files = trace_workload(workload, after_base, after_out);
-	after = read_traces(&after_files);
-	printf("%-24s %12s %8s %12s %8s\n", "output", "code pages", "ordered", "data pages", "ordered");
-	for (i = 0; i < n; i++) {
-		const struct output *o = &outputs[i];
-
-		printf("%-24s %12zu %8zu %12zu %8zu\n", o->name,
-		       pages_of(traces, files.gl_pathc, o->build_id[0], 'C'),
-		       pages_of(after, after_files.gl_pathc, o->build_id[1], 'C'),
-		       pages_of(traces, files.gl_pathc, o->build_id[0], 'D'),
-		       pages_of(after, after_files.gl_pathc, o->build_id[1], 'D'));
+	if (opt.report) {
+		trace_run(&after, workload, dir, outputs[0].name, "after.");
+		report(outputs, n, opt.linker != GNU_LD ? &plain : &traced, &after);
+		free_run(&after);
+		if (opt.linker != GNU_LD)
+			free_run(&plain);
 	}
-	stdout_close_or_die();
-	if (!same_file(out, after_out))
-		fatal("the workload printed other output with the ordered link: %s and %s differ", out, after_out);
-	free_traces(traces, files.gl_pathc);
-	free_traces(after, after_files.gl_pathc);
-	globfree(&files);
-	globfree(&after_files);
+	free_run(&traced);
 	return 0;
 }
