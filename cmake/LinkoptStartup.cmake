@@ -25,6 +25,10 @@
 #       each TARGET, plain and ordered; it fails when RUN printed anything
 #       else with the ordered files.
 #
+# The compile flags reach the TARGETs' own sources: give them to the static
+# libraries a TARGET links too (target_compile_options) for their code to
+# be ordered function by function.
+#
 # RUN is a command (generator expressions allowed): it must run each
 # TARGET, a shared library through a program that loads it from the build
 # tree (CMake's build RPATH does).  HOST names more targets RUN needs built.
