@@ -141,10 +141,10 @@ static void find_tools(void)
 	tools.deporder = beside(own, deporder);
 	tools.prefetch = beside(own, prefetch);
 	if (!tools.pagein || !tools.deporder)
-		fatal("%s: cannot find %s beside it or in the linkopt tree", exe,
-		      !tools.pagein ? "pagein" : "deporder");
+		fatal("cannot find %s in %s nor in the linkopt tree it would be in", !tools.pagein ? "pagein" : "deporder",
+		      own);
 	if (!tools.prefetch && opt.linker == GNU_LD)
-		fatal("%s: cannot find linkopt-prefetch.o in ../lib/linkopt or the linkopt tree", exe);
+		fatal("cannot find linkopt-prefetch.o in %s/../lib/linkopt nor in the linkopt tree", own);
 }
 
 static void load_output(struct output *o, const char *dir, const char *name)
