@@ -139,6 +139,34 @@ static bool runs_the_link(char **cc_argv)
 	return true;
 }
 
+/* Appends args to *list, each @FILE that can be read replaced by its
+   arguments, as the driver expands them: with @FILE, gcc -### names a
+   response file of its own for the linker, removed when it exits.  A
+   file deeper than 32 files is an error, false. */
+static bool expand_response_files(char **args, int count, char ***list, size_t *n, size_t *capacity, int depth)
+{
+	int i, k, inner_count;
+	char **inner;
+	bool ok = true;
+
+	for (i = 0; i < count && ok; i++) {
+		if (args[i][0] != '@' || !args[i][1] || !inputs_read_response_file(args[i] + 1, &inner, &inner_count)) {
+			*ARRAY_PUSH(*list, *n, *capacity) = xstrdup(args[i]);
+			continue;
+		}
+		if (depth >= 32) {
+			error("--cc: %s: response files nested too deeply: does one include itself?", args[i]);
+			ok = false;
+		} else {
+			ok = expand_response_files(inner, inner_count, list, n, capacity, depth + 1);
+		}
+		for (k = 0; k < inner_count; k++)
+			free(inner[k]);
+		free(inner);
+	}
+	return ok;
+}
+
 char **ccdriver_link_args(char **cc_argv, int *argc_out)
 {
 	int cc_argc = 0;
@@ -147,13 +175,22 @@ char **ccdriver_link_args(char **cc_argv, int *argc_out)
 	struct proc_request rq = { .stdin_null = true, .out = PROC_CAPTURE, .err = PROC_TO_STDOUT };
 	struct proc_result run;
 
+	size_t n = 0, capacity = 0, i;
+
 	while (cc_argv[cc_argc])
 		cc_argc++;
 	if (runs_the_link(cc_argv))
 		return NULL;
-	argv = xcalloc(cc_argc + 2, sizeof(*argv));
-	memcpy(argv, cc_argv, cc_argc * sizeof(*argv));
-	argv[cc_argc] = "-###";
+	argv = NULL;
+	*ARRAY_PUSH(argv, n, capacity) = xstrdup(cc_argv[0]);
+	if (!expand_response_files(cc_argv + 1, cc_argc - 1, &argv, &n, &capacity, 0)) {
+		for (i = 0; i < n; i++)
+			free(argv[i]);
+		free(argv);
+		return NULL;
+	}
+	*ARRAY_PUSH(argv, n, capacity) = xstrdup("-###");
+	*ARRAY_PUSH(argv, n, capacity) = NULL;
 	rq.argv = argv;
 	/* The driver prints its commands on stderr; taken together with
 	   stdout, in the order written, as a shell's 2>&1 would. */
@@ -164,9 +201,13 @@ char **ccdriver_link_args(char **cc_argv, int *argc_out)
 		      failure);
 		free(failure);
 		proc_result_free(&run);
+		for (i = 0; argv[i]; i++)
+			free(argv[i]);
 		free(argv);
 		return NULL;
 	}
+	for (i = 0; argv[i]; i++)
+		free(argv[i]);
 	free(argv);
 	result = linker_line(run.out, argc_out, &compiles);
 	proc_result_free(&run);

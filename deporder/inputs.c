@@ -160,8 +160,7 @@ static void warn_skipped(const char *arg, const char *value)
 		warn("ignoring ld option '%s': deporder does not model it; the closure may differ from ld's", name);
 }
 
-/* Reads an @file of whitespace-separated, quotable arguments. */
-static bool read_response_file(const char *path, char ***out, int *count)
+bool inputs_read_response_file(const char *path, char ***out, int *count)
 {
 	FILE *f = fopen(path, "r");
 	char **args = NULL;
@@ -386,7 +385,7 @@ static bool response_file(struct parse_context *c, const char *path, int *rc)
 	char **args;
 	int count, k;
 
-	if (!read_response_file(path, &args, &count))
+	if (!inputs_read_response_file(path, &args, &count))
 		return false;
 	if (c->response_depth >= 32) {
 		error("@%s: response files nested too deeply: does one include itself?", path);

@@ -31,7 +31,9 @@ $TOP/pgo-driver/pgo-run|pgo-run|merge|pgo-driver/pgo-run.1
 $TOP/bolt/linkopt-bolt|linkopt-bolt||bolt/linkopt-bolt.1
 $TOP/pfstat/pfstat|pfstat||pfstat/pfstat.1
 $TOP/report/linkopt|linkopt||report/linkopt.1
-$TOP/report/linkopt|linkopt|report|report/linkopt-report.1"
+$TOP/report/linkopt|linkopt|report|report/linkopt-report.1
+$TOP/buildsys/linkopt-startup|linkopt-startup||buildsys/linkopt-startup.1
+$TOP/buildsys/linkopt-cc|linkopt-cc||buildsys/linkopt-startup.1"
 
 # A value of each kind the --help texts name, valid for the option.
 sample() {
@@ -44,6 +46,7 @@ sample() {
 	P) echo 50 ;;
 	W) echo 2 ;;
 	DIR) echo . ;;
+	NAME) echo prog ;;
 	CC) echo gcc ;;
 	FLAGS) echo -DX ;;
 	CMD) echo true ;;

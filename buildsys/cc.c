@@ -1,0 +1,158 @@
+/* linkopt-cc: the compiler wrapper of linkopt-startup(1).  Put before the
+   compiler (CC="linkopt-cc --dir=DIR gcc" for configure and meson, or as
+   CMake's linker launcher), it compiles with -ffunction-sections
+   -fdata-sections added, and for each link of a program or shared library
+   records the command in DIR/NAME.link (NAME: the output's file name, or
+   --name) and adds the order linkopt-startup made for that very output
+   (DIR/NAME.apply).  Everything else runs as it is. */
+#define _GNU_SOURCE
+#include "cli.h"
+#include "linkcmd.h"
+#include "proc.h"
+#include "record.h"
+#include "util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *opt_dir, *opt_name;
+static bool opt_no_sections;
+
+static const struct cli_option options[] = {
+	{ "--dir", 0, CLI_STRING, &opt_dir, "DIR",
+	  "the absolute path of the folder of the records and orders\n"
+	  "(default: $LINKOPT_DIR); created when missing" },
+	{ "--name", 0, CLI_STRING, &opt_name, "NAME",
+	  "the name of the output in DIR (default: the file name\n"
+	  "of the link's -o); for one link launcher per target" },
+	{ "--no-sections", 0, CLI_FLAG, &opt_no_sections, 0,
+	  "compile without adding -ffunction-sections -fdata-sections" },
+	{ 0 }
+};
+
+static const struct cli_command command = {
+	.name = "linkopt-cc",
+	.operands = "COMPILER [ARG]...",
+	.description =
+		"Runs COMPILER ARG..., the way a build runs its compiler.  A compile gets\n"
+		"-ffunction-sections -fdata-sections added.  A link of a program or shared\n"
+		"library (-o OUTPUT, objects and libraries, no source) is recorded in\n"
+		"DIR/NAME.link for linkopt-startup, and gets the order linkopt-startup made\n"
+		"for that output, if there is one (DIR/NAME.apply).  When the ordered link\n"
+		"fails, the link runs again without the order, with a warning.\n",
+	.options = options,
+	.footer = "Exit status: the compiler's; 1 when the link cannot be recorded, 2 wrong usage.\n",
+	.flags = CLI_STOP_AT_OPERAND,
+	.min_operands = 1,
+	.missing = "no compiler given",
+};
+
+static void __attribute__((noreturn)) run(char **argv)
+{
+	execvp(argv[0], argv);
+	fatal("%s: cannot run: %s", argv[0], strerror(errno));
+}
+
+/* argv with each response file (@FILE) replaced by a copy in the records'
+   folder: build systems remove theirs after the link (ninja does). */
+static char **keep_response_files(char **argv, const char *dir, const char *name)
+{
+	int n = linkcmd_count(argv), i, copies = 0;
+	char **out = xcalloc(n + 1, sizeof(*out)), *why;
+
+	for (i = 0; i < n; i++) {
+		out[i] = argv[i];
+		if (argv[i][0] != '@' || access(argv[i] + 1, R_OK) != 0)
+			continue;
+		char *suffix = xasprintf("rsp.%d", copies++), *copy = record_path(dir, name, suffix);
+
+		if (record_copy_file(argv[i] + 1, copy, &why) < 0)
+			fatal("%s", why);
+		out[i] = xasprintf("@%s", copy);
+		free(suffix);
+		free(copy);
+	}
+	return out;
+}
+
+/* Records the link argv of output run in cwd as DIR/NAME.link, the
+   response files it names copied; returns the command as recorded. */
+static char **record_link(char **argv, const char *dir, const char *name, const char *output, const char *cwd)
+{
+	char **kept = keep_response_files(argv, dir, name), **strings, *path = record_path(dir, name, "link"), *why;
+	int n = linkcmd_count(kept), i;
+
+	strings = xcalloc(n + 3, sizeof(*strings));
+	strings[0] = (char *)output;
+	strings[1] = (char *)cwd;
+	for (i = 0; i < n; i++)
+		strings[2 + i] = kept[i];
+	if (record_write(path, RECORD_LINK_TAG, strings, n + 2, &why) < 0)
+		fatal("%s", why);
+	free(strings);
+	free(path);
+	return kept;
+}
+
+int main(int argc, char **argv)
+{
+	char **compiler, cwd[PATH_MAX], *output, *apply_path, *why, **ordered;
+	const char *dir = opt_dir, *name, *slash;
+	struct proc_request request = { 0 };
+	struct proc_result result;
+	struct record apply;
+	static char *sections[] = { "-ffunction-sections", "-fdata-sections", NULL };
+
+	progname = "linkopt-cc";
+	cli_parse(&command, argc, argv, &compiler);
+	switch (linkcmd_classify(compiler)) {
+	case LINKCMD_COMPILE:
+		run(opt_no_sections ? compiler : linkcmd_rewrite(compiler, NULL, sections));
+	case LINKCMD_OTHER:
+		run(compiler);
+	case LINKCMD_LINK:
+		break;
+	}
+
+	dir = opt_dir ? opt_dir : getenv("LINKOPT_DIR");
+	if (!dir || !*dir)
+		cli_usage_error("no folder for the records: give --dir=DIR or set LINKOPT_DIR");
+	if (dir[0] != '/')
+		cli_usage_error("--dir '%s' is not an absolute path: the build links in many folders", dir);
+	if (!getcwd(cwd, sizeof(cwd)))
+		fatal("getcwd failed: %s", strerror(errno));
+	output = record_absolute(cwd, linkcmd_output(compiler));
+	slash = strrchr(output, '/');
+	name = opt_name ? opt_name : slash + 1;
+	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
+		cli_usage_error("--name '%s' is not a file name", name);
+	/* autoconf's checks link conftest programs nobody orders */
+	if (!opt_name && !strncmp(name, "conftest", 8))
+		run(compiler);
+	if (record_make_dir(dir, &why) < 0)
+		fatal("%s", why);
+	compiler = record_link(compiler, dir, name, output, cwd);
+
+	apply_path = record_path(dir, name, "apply");
+	if (record_read(apply_path, RECORD_APPLY_TAG, &apply, &why) < 0) {
+		if (errno != ENOENT)
+			warn("%s; linked without an order", why);
+		run(compiler);
+	}
+	if (apply.count < 1 || strcmp(apply.strings[0], output) != 0) {
+		warn("%s: the order is for a link of '%s', not of '%s': linked without it", apply_path,
+		     apply.count ? apply.strings[0] : "", output);
+		run(compiler);
+	}
+	ordered = linkcmd_rewrite(compiler, NULL, apply.strings + 1);
+	request.argv = ordered;
+	if (proc_exec(&request, &result) == 0)
+		return 0;
+	warn("%s: the link with the order of %s failed (%s): linking again without it; run "
+	     "linkopt-startup again for a new order", name, apply_path, proc_describe(result.status));
+	run(compiler);
+}

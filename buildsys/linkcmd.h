@@ -1,0 +1,30 @@
+/* linkcmd: a compiler driver's command line as a build runs it (gcc or
+   cc, and their options): whether it links a program or shared library,
+   compiles, or does neither, and what it writes. */
+#ifndef LINKOPT_LINKCMD_H
+#define LINKOPT_LINKCMD_H
+
+enum linkcmd_kind {
+	LINKCMD_OTHER,   /* preprocesses, asks for the version, links nothing one could order */
+	LINKCMD_COMPILE, /* compiles sources (-c, -S, or sources and no objects to order) */
+	LINKCMD_LINK,    /* links objects, archives or response files into -o OUTPUT */
+};
+
+/* What argv (the compiler, then its arguments; NULL-terminated) does: a
+   link when it names an output (-o) and links only objects, archives,
+   libraries and response files (no -c, -S, -E, -M, -MM, -r and no source
+   file: configure's and meson's compile-and-link checks are compiles). */
+enum linkcmd_kind linkcmd_classify(char *const *argv);
+
+/* The output argv names (-o FILE or -oFILE), or NULL. */
+const char *linkcmd_output(char *const *argv);
+
+/* A copy of argv (a new vector of argv's strings) with the output replaced
+   by output (-o FILE and -oFILE alike) and extra (NULL-terminated, may be
+   NULL) appended; output NULL keeps argv's. */
+char **linkcmd_rewrite(char *const *argv, const char *output, char *const *extra);
+
+/* The number of strings of the NULL-terminated vector v. */
+int linkcmd_count(char *const *v);
+
+#endif

@@ -1,0 +1,68 @@
+# Helpers for the tests of linkopt-cc and linkopt-startup (sourced after
+# lib.sh and pagein-lib.sh).
+LINKOPT_CC=$TOP/buildsys/linkopt-cc
+LINKOPT_STARTUP=$TOP/buildsys/linkopt-startup
+
+need_buildsys() {
+	need_pagein
+	[[ -x $LINKOPT_CC && -x $LINKOPT_STARTUP ]] || fail "linkopt-cc or linkopt-startup is not built (run make)"
+}
+
+# real_project NAME: a copy of a real project's sources (scripts/fetch) in
+# ./NAME, timestamps kept (a configure tree copied with newer files would
+# regenerate itself); skips without them.
+real_project() {
+	local src
+	src=$("$TOP/scripts/fetch" "$1" 2> fetch.err) || skip "needs $1's sources: $(tail -n 1 fetch.err)"
+	cp -a "$src" "$1" || fail "cannot copy $src"
+}
+
+# xml_file FILE N: N records of XML (elements, attributes, entities,
+# comments, CDATA), for xmlwf.
+xml_file() {
+	awk -v n="$2" 'BEGIN {
+		print "<?xml version=\"1.0\" encoding=\"UTF-8\"?>"
+		print "<catalog>"
+		for (i = 0; i < n; i++) {
+			printf "  <book id=\"b%d\" lang=\"%s\">\n", i, i % 3 ? "en" : "fr"
+			printf "    <title>Title &amp; subtitle %d</title>\n", i
+			printf "    <!-- entry %d -->\n", i
+			printf "    <price currency=\"EUR\">%d.%02d</price>\n", i % 97, i % 100
+			printf "    <note><![CDATA[a <raw> note %d]]></note>\n", i
+			print "  </book>"
+		}
+		print "</catalog>"
+	}' > "$1"
+}
+
+# startup_ok LOG ARGS...: runs linkopt-startup ARGS..., stdout and stderr
+# to LOG; fails the test unless it exits 0.
+startup_ok() {
+	local log=$1 status=0
+	shift
+	timeout -k 5 900 "$LINKOPT_STARTUP" "$@" > "$log" 2>&1 < /dev/null || status=$?
+	if ((status != 0)); then
+		tail -n 20 "$log" >&2
+		fail "linkopt-startup $* exited $status"
+	fi
+}
+
+# pages REPORT NAME: "code-plain code-ordered data-plain data-ordered" of
+# NAME in the table linkopt-startup --report printed.
+pages() {
+	awk -v n="$2" '$1 == n && NF == 5 { print $2, $3, $4, $5 }' "$1"
+}
+
+# expect_fewer REPORT NAME [or-equal]: the ordered NAME touches fewer code
+# pages than the plain one (or as many, for a program whose start-up runs
+# little of its own code).
+expect_fewer() {
+	local before after rest
+	read -r before after rest <<< "$(pages "$1" "$2")"
+	[[ -n $before && -n $after ]] || fail "no line for $2 in the report: $(cat "$1")"
+	if [[ ${3:-} == or-equal ]]; then
+		((after <= before)) || fail "$2: code pages $before -> $after with the order"
+	else
+		((after < before)) || fail "$2: code pages $before -> $after with the order: not fewer"
+	fi
+}

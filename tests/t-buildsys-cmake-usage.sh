@@ -1,0 +1,47 @@
+#!/bin/bash
+# linkopt_startup() refuses at configure time what cannot be ordered, with
+# a message: a static library (never linked), a name that is no target, no
+# RUN, an unknown LINKER, a target given twice; a good call configures.
+. "$TESTDIR/lib.sh"
+need cmake gcc
+printf 'int f(void) { return 0; }\n' > f.c
+printf 'int f(void);\nint main(void) { return f(); }\n' > main.c
+
+# configure CALL: a project with a static and a shared library and a
+# program, then CALL; status in STATUS, messages in err
+configure() {
+	rm -rf build
+	cat > CMakeLists.txt <<EOF2
+cmake_minimum_required(VERSION 3.21)
+project(usage C)
+add_library(fstatic STATIC f.c)
+add_library(fshared SHARED f.c)
+add_executable(prog main.c)
+target_link_libraries(prog fshared)
+find_package(Linkopt REQUIRED)
+$1
+EOF2
+	STATUS=0
+	cmake -S . -B build -DLinkopt_DIR="$TOP/cmake" > out 2> err || STATUS=$?
+}
+refused() { # CALL PATTERN
+	configure "$1"
+	((STATUS != 0)) || fail "cmake accepted: $1"
+	# cmake wraps its messages: one line
+	tr -s ' \n' '  ' < err > err.line
+	expect_grep "$2" err.line "cmake's messages for: $1"
+}
+refused 'linkopt_startup(TARGET fstatic RUN $<TARGET_FILE:prog>)' \
+	'linkopt_startup: fstatic is a STATIC_LIBRARY, not linked: order the program or shared library that links it'
+refused 'linkopt_startup(TARGET nothing RUN $<TARGET_FILE:prog>)' 'linkopt_startup: nothing is not a target'
+refused 'linkopt_startup(TARGET prog)' 'linkopt_startup: no RUN command given'
+refused 'linkopt_startup(TARGET prog LINKER bfd RUN $<TARGET_FILE:prog>)' \
+	'linkopt_startup: LINKER bfd: not one of gnu-ld, gold, lld, mold'
+refused 'linkopt_startup(TARGET prog RUN $<TARGET_FILE:prog>)
+linkopt_startup(TARGET prog NAME again RUN $<TARGET_FILE:prog>)' \
+	'linkopt_startup: prog is already ordered by another linkopt_startup call'
+configure 'linkopt_startup(TARGET fshared prog LINKER gold RUN $<TARGET_FILE:prog> HOST prog)'
+((STATUS == 0)) || fail "a good call was refused: $(cat err)"
+grep -q '^fshared-startup:' <(cmake --build build --target help 2>&1 | sed 's/^\.\.\. //; s/ .*//; s/$/:/') ||
+	fail "no fshared-startup target: $(cmake --build build --target help 2>&1 | head)"
+exit 0

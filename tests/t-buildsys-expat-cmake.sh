@@ -1,0 +1,56 @@
+#!/bin/bash
+# The CMake module on a real CMake project: expat (scripts/fetch expat),
+# its CMakeLists.txt given find_package(Linkopt) and one
+# linkopt_startup() call for libexpat.so and xmlwf, with xmlwf checking a
+# file of XML as the workload.  From a clean tree: Ninja with -j2 and
+# response files (GNU ld), then Unix Makefiles without -j (lld).  Each
+# time the ordered library (and xmlwf) touches fewer code pages than the
+# plain one and xmlwf prints the same; a later build keeps the order, and
+# cmake --install installs the ordered library.
+. "$TESTDIR/lib.sh"
+. "$TESTDIR/pagein-lib.sh"
+. "$TESTDIR/buildsys-lib.sh"
+need_buildsys
+need cmake ninja readelf
+real_project expat
+cd expat
+xml_file data.xml 2000
+cat >> CMakeLists.txt <<'EOF2'
+find_package(Linkopt REQUIRED)
+linkopt_startup(TARGET expat xmlwf LINKER ${LINKER}
+                RUN $<TARGET_FILE:xmlwf> ${CMAKE_SOURCE_DIR}/data.xml)
+EOF2
+
+# build GENERATOR LINKER FOLDER BUILD-ARGS...: configure, build, order.
+build() {
+	local generator=$1 linker=$2 b=$3
+	shift 3
+	cmake -S . -B "$b" -G "$generator" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLinkopt_DIR="$TOP/cmake" \
+		-DLINKER="$linker" -DBUILD_tests=OFF -DBUILD_examples=OFF -DCMAKE_INSTALL_PREFIX=/usr \
+		-DCMAKE_NINJA_FORCE_RESPONSE_FILE=ON > "$b.configure" 2>&1 ||
+		fail "cmake configure ($generator): $(tail -5 "$b.configure")"
+	cmake --build "$b" "$@" > "$b.build" 2>&1 || fail "cmake --build ($generator): $(tail -5 "$b.build")"
+	"$b/xmlwf/xmlwf" data.xml > "$b.plain.out" 2>&1 || fail "the plain xmlwf fails"
+	cmake --build "$b" --target expat-startup-report "$@" > "$b.startup" 2>&1 ||
+		fail "cmake --build --target expat-startup-report ($generator, $linker): $(tail -5 "$b.startup")"
+	"$b/xmlwf/xmlwf" data.xml > "$b.ordered.out" 2>&1 || fail "the ordered xmlwf fails"
+	expect_same "$b.plain.out" "$b.ordered.out" "xmlwf's output, plain and ordered ($generator, $linker)"
+	expect_fewer "$b.startup" expat
+	expect_fewer "$b.startup" xmlwf or-equal
+}
+
+build Ninja gnu-ld ninja -j2
+[[ -f ninja/linkopt/expat.rsp.0 ]] || fail "the Ninja build used no response file: the test lost its point"
+nm ninja/libexpat.so.1.6.3 | grep -q __linkopt_hot_start || fail "libexpat.so is not linked with the GNU ld script"
+# a later build that relinks keeps the order, and installs it
+touch lib/xmlrole.c
+cmake --build ninja > ninja.rebuild 2>&1 || fail "the rebuild: $(tail -5 ninja.rebuild)"
+grep -q 'Linking C shared library' ninja.rebuild || fail "touching a source relinked nothing: $(cat ninja.rebuild)"
+nm ninja/libexpat.so.1.6.3 | grep -q __linkopt_hot_start || fail "the rebuild dropped the order"
+DESTDIR=$PWD/dest cmake --install ninja > install.log 2>&1 || fail "cmake --install: $(tail -5 install.log)"
+cmp -s ninja/libexpat.so.1.6.3 dest/usr/lib/libexpat.so.1.6.3 || fail "cmake --install did not install the ordered library"
+
+build 'Unix Makefiles' lld make
+readelf -p .comment make/libexpat.so.1.6.3 | grep -q LLD || fail "libexpat.so was not linked by lld"
+cat ninja.startup make.startup
+exit 0
