@@ -335,11 +335,11 @@ static char **bolt_command(const char *bolt, int version, const struct bolt_bina
 	argv[n++] = "-split-eh";
 	argv[n++] = "-dyno-stats";
 	/* the code back where the link put it, on 4 KiB pages: in a new
-	   segment on a 2 MiB boundary, the hot code sits far from everything
-	   else start-up reads, and each fault on it reads read_ahead_kb of the
-	   code after it, while the original .text, now cold, stays in the
-	   file between the headers and the data; BOLT falls back to a new
-	   segment when the code does not fit */
+	   segment on a 2 MiB boundary the hot code lies far from everything
+	   else a cold start reads, and the old code, dead, stays between the
+	   headers and the data, where the read-ahead windows the loader opens
+	   read it; in place, those windows run on into the hot code.  BOLT
+	   falls back to a new segment when the code does not fit */
 	if (!new_segment) {
 		argv[n++] = "-use-old-text";
 		argv[n++] = "-no-huge-pages";
