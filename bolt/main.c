@@ -22,7 +22,7 @@ enum { ORDER_STARTUP, ORDER_HFSORT, ORDER_CDSORT, ORDER_NONE };
 static struct cli_list startup_specs, profile_specs, fdata_specs, bolt_options;
 static const char *output, *bolt_program, *check_command, *keep_dir;
 static int order = -1;
-static bool no_check, dry_run, quiet;
+static bool no_check, dry_run, quiet, new_segment;
 
 static const struct cli_option options[] = {
 	{ "--output", 'o', CLI_STRING, &output, "FILE", "the rewritten binary (required)" },
@@ -44,6 +44,10 @@ static const struct cli_option options[] = {
 	{ "--bolt", 0, CLI_STRING, &bolt_program, "PROGRAM",
 	  "the llvm-bolt to run (default: the newest of llvm-bolt,\n"
 	  "llvm-bolt-22 ... llvm-bolt-16 on PATH)" },
+	{ "--new-segment", 0, CLI_FLAG, &new_segment, 0,
+	  "let BOLT put the code in a new segment aligned on 2 MiB, as\n"
+	  "it does by default (default: back in the original .text, so\n"
+	  "that a cold start reads less)" },
 	{ "--bolt-option", 0, CLI_LIST, &bolt_options, "OPTION", "one more option for llvm-bolt" },
 	{ "--check", 0, CLI_STRING, &check_command, "COMMAND",
 	  "a shell command that runs the workload with %b for the binary\n"
@@ -337,6 +341,16 @@ static char **bolt_command(const char *bolt, int version, const struct bolt_bina
 	argv[n++] = "-split-all-cold";
 	argv[n++] = "-split-eh";
 	argv[n++] = "-dyno-stats";
+	/* the code back where the link put it, on 4 KiB pages: in a new
+	   segment on a 2 MiB boundary the hot code lies far from everything
+	   else a cold start reads, and the old code, dead, stays between the
+	   headers and the data, where the read-ahead windows the loader opens
+	   read it; in place, those windows run on into the hot code.  BOLT
+	   falls back to a new segment when the code does not fit */
+	if (!new_segment) {
+		argv[n++] = "-use-old-text";
+		argv[n++] = "-no-huge-pages";
+	}
 	/* BOLT 16 leaves lite mode by itself when gcc split functions; BOLT 17
 	   and later stay in it and leave every function that has a gcc .cold
 	   part where it was (78 of the 191 code pages Python's start-up
@@ -369,7 +383,7 @@ static char **bolt_command(const char *bolt, int version, const struct bolt_bina
 static void summary(const char *log)
 {
 	static const char *const phrases[] = { "functions in the binary", "splitting separates", "have invalid",
-					       "reordering modified layout", NULL };
+					       "reordering modified layout", "original .text", NULL };
 	FILE *f = quiet ? NULL : fopen(log, "r");
 	char *line = NULL;
 	size_t cap = 0, i;

@@ -370,7 +370,9 @@ int bolt_merge_fdata(const char *path, const struct bolt_fdata *files, size_t co
 struct function {
 	const struct elf_symbol *symbol;
 	bool placed;
-	double bytes;        /* executed bytes in the profile, weighted */
+	bool timed;          /* the start-up traces tell when it first ran */
+	bool listed;         /* in the list runs_by_bytes is making */
+	double bytes;        /* executed bytes in the traces runs_by_bytes reads, weighted */
 };
 
 static int by_bytes(const void *pa, const void *pb)
@@ -429,37 +431,15 @@ static void place(FILE *out, struct function *f, struct bolt_order_stats *stats,
 	++*counter;
 }
 
-int bolt_write_order(const char *path, const struct bolt_binary *b, const struct bolt_trace *startup,
-		     size_t nstartup, const struct bolt_trace *profile, size_t nprofile, struct bolt_order_stats *stats,
-		     char **why)
+/* The functions not placed yet that the traces' runs executed, into
+   *all, the most executed bytes first; their number. */
+static size_t runs_by_bytes(struct strmap *map, const struct bolt_binary *b, const struct bolt_trace *traces,
+			    size_t count, struct function ***all, size_t *capall)
 {
-	struct strmap map = { 0 };
-	struct function **all = NULL;
-	size_t nall = 0, capall = 0, i, k;
-	FILE *out = fopen(path, "w");
-	int status = 0;
+	size_t nall = 0, i, k;
 
-	memset(stats, 0, sizeof(*stats));
-	if (!out) {
-		*why = xasprintf("%s: cannot create: %s", path, strerror(errno));
-		return -1;
-	}
-	for (k = 0; k < nstartup; k++) {
-		const struct bolt_trace *t = &startup[k];
-
-		for (i = 0; i < t->trace.event_count; i++) {
-			const struct trace_event *e = &t->trace.events[i];
-			const struct elf_symbol *s;
-
-			if (!event_in_object(e, t->object))
-				continue;
-			s = elfobj_function_containing(&b->elf, 0, e->address - t->object->base);
-			if (s)
-				place(out, function_of(&map, s), stats, &stats->startup, &b->elf);
-		}
-	}
-	for (k = 0; k < nprofile; k++) {
-		const struct bolt_trace *t = &profile[k];
+	for (k = 0; k < count; k++) {
+		const struct bolt_trace *t = &traces[k];
 
 		for (i = 0; i < t->trace.run_count; i++) {
 			const struct trace_transfer *x = &t->trace.runs[i];
@@ -471,14 +451,70 @@ int bolt_write_order(const char *path, const struct bolt_binary *b, const struct
 			s = elfobj_function_containing(&b->elf, 0, x->from - t->object->base);
 			if (!s)
 				continue;
-			f = function_of(&map, s);
-			if (!f->placed && f->bytes == 0)
-				*ARRAY_PUSH(all, nall, capall) = f;
+			f = function_of(map, s);
+			if (f->placed || f->timed)
+				continue;
+			if (!f->listed) {
+				f->listed = true;
+				f->bytes = 0;
+				*ARRAY_PUSH(*all, nall, *capall) = f;
+			}
 			f->bytes += (double)(x->to - x->from + 1) * x->count * t->weight;
 		}
 	}
 	if (nall)
-		qsort(all, nall, sizeof(*all), by_bytes);
+		qsort(*all, nall, sizeof(**all), by_bytes);
+	for (i = 0; i < nall; i++)
+		(*all)[i]->listed = false;
+	return nall;
+}
+
+int bolt_write_order(const char *path, const struct bolt_binary *b, const struct bolt_trace *startup,
+		     size_t nstartup, const struct bolt_trace *profile, size_t nprofile, struct bolt_order_stats *stats,
+		     char **why)
+{
+	struct strmap map = { 0 };
+	struct function **all = NULL, **timed = NULL;
+	size_t nall, capall = 0, ntimed = 0, captimed = 0, i, k;
+	FILE *out = fopen(path, "w");
+	int status = 0;
+
+	memset(stats, 0, sizeof(*stats));
+	if (!out) {
+		*why = xasprintf("%s: cannot create: %s", path, strerror(errno));
+		return -1;
+	}
+	/* the start-up functions in the order the run first entered them (F
+	   records) or, for those pagein has no entry record of (valgrind does
+	   not name crt's _init and frame_dummy), first touched a code page
+	   from inside them (C records) */
+	for (k = 0; k < nstartup; k++) {
+		const struct bolt_trace *t = &startup[k];
+
+		for (i = 0; i < t->trace.event_count; i++) {
+			const struct trace_event *e = &t->trace.events[i];
+			uint64_t at = e->kind == 'F' ? e->address : e->ip;
+			const struct elf_symbol *s;
+			struct function *f;
+
+			if ((e->kind != 'F' && e->kind != 'C') || !trace_object_holds(t->object, at))
+				continue;
+			s = elfobj_function_containing(&b->elf, 0, at - t->object->base);
+			if (!s || (f = function_of(&map, s))->timed)
+				continue;
+			f->timed = true;
+			*ARRAY_PUSH(timed, ntimed, captimed) = f;
+		}
+	}
+	/* those the start-up ran at no time the traces tell come first: placed
+	   last, one run early would make the kernel read the code after the
+	   start-up code (it reads code forward from a fault) */
+	nall = runs_by_bytes(&map, b, startup, nstartup, &all, &capall);
+	for (i = 0; i < nall; i++)
+		place(out, all[i], stats, &stats->startup, &b->elf);
+	for (i = 0; i < ntimed; i++)
+		place(out, timed[i], stats, &stats->startup, &b->elf);
+	nall = runs_by_bytes(&map, b, profile, nprofile, &all, &capall);
 	for (i = 0; i < nall; i++)
 		place(out, all[i], stats, &stats->steady, &b->elf);
 	if (ferror(out) | (fclose(out) != 0)) {
@@ -486,6 +522,7 @@ int bolt_write_order(const char *path, const struct bolt_binary *b, const struct
 		status = -1;
 	}
 	free(all);
+	free(timed);
 	for (i = 0; i < map.capacity; i++)
 		if (map.slots && map.slots[i].key) {
 			free((char *)map.slots[i].key);

@@ -83,9 +83,11 @@ struct bolt_order_stats {
 };
 
 /* Writes BOLT's function order (one name per line) to path: the functions
-   of the binary in the order the start-up traces first entered them (the
-   first trace first), then the others the profile traces ran, the most
-   executed bytes first.  0, or -1 with *why. */
+   the start-up traces ran that they do not time, then those they do, in
+   the order of their first entry (F records) or, without one, of the first
+   code page they touched (C records), the first trace first; then the
+   others the profile traces ran, the most executed bytes first.  0, or -1
+   with *why. */
 int bolt_write_order(const char *path, const struct bolt_binary *b, const struct bolt_trace *startup,
 		     size_t nstartup, const struct bolt_trace *profile, size_t nprofile, struct bolt_order_stats *stats,
 		     char **why);

@@ -2,7 +2,7 @@
 # linkopt-bolt on a real program with the real llvm-bolt-16: the profile
 # pagein --branches counted and the start-up order go in, the rewritten
 # binary runs the check and replaces nothing before; pagein then sees the
-# code BOLT moved into its new segment as the binary's own.  Every input
+# code BOLT moved into its new segment (--new-segment) as the binary's own.  Every input
 # that does not belong is refused with nothing written: a trace of another
 # build, a trace without branches, a binary linked without relocations, a
 # trace cut short, and a rewritten binary whose check output differs.
@@ -17,7 +17,7 @@ cp "$TESTDIR/bolt-prog.c" prog.c
 gcc -O2 -g -Wl,--emit-relocs -o prog prog.c || fail "cannot build prog"
 "$PAGEIN" --granularity=function --branches=yes --out-file="$PWD/startup.trace" -- ./prog 2000 > /dev/null 2> err ||
 	fail "pagein: $(head -3 err)"
-"$LB" --startup startup.trace --check './%b 5000' --keep kept -o prog.bolt ./prog > out 2> err ||
+"$LB" --startup startup.trace --new-segment --check './%b 5000' --keep kept -o prog.bolt ./prog > out 2> err ||
 	fail "linkopt-bolt failed: $(cat err)"
 [[ -x prog.bolt ]] || fail "no executable prog.bolt"
 [[ $(./prog.bolt 777) = $(./prog 777) ]] || fail "the rewritten binary prints another result"
