@@ -5,6 +5,7 @@
 #ifndef LINKOPT_ORDERING_H
 #define LINKOPT_ORDERING_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* One ordered item: an input section of an object file or archive member,
@@ -28,6 +29,11 @@ struct ordering {
 	struct ordering_entry *entries; /* first first */
 	size_t count, capacity;
 	size_t hot;             /* how many leading entries traces touched */
+	size_t head_end;        /* the traced code entries before this one go to the head of the
+				   code, those from it on to its end, after the untraced code
+				   (at least hot: all at the head) */
+	bool rodata_last;       /* GNU ld: the unwinding tables first in the read-only data
+				   segment, then .rodata with its traced entries last */
 	char *provenance;       /* one line: what made the order, from what */
 	struct ordering_edge *edges; /* in order of first occurrence */
 	size_t edge_count, edge_capacity;
