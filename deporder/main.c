@@ -22,8 +22,8 @@ static struct {
 	char **traces;
 	double *weights, next_weight;
 	size_t trace_count;
-	unsigned long page_size, read_ahead_kb;
-	bool read_ahead_given;
+	unsigned long page_size, read_ahead_kb, placement_read_ahead_kb;
+	bool read_ahead_given, placement_read_ahead_given;
 	double min_match;
 } opt = { .next_weight = 1, .page_size = 4096, .read_ahead_kb = 128, .min_match = 0.9 };
 
@@ -76,6 +76,18 @@ static const char *set_read_ahead(void *target, const char *value)
 		return "is not a number of KiB from 0 to 1048576";
 	opt.read_ahead_kb = n;
 	opt.read_ahead_given = true;
+	return NULL;
+}
+
+static const char *set_placement_read_ahead(void *target, const char *value)
+{
+	unsigned long n;
+
+	(void)target;
+	if (!cli_unsigned(value, &n) || n > 1048576)
+		return "is not a number of KiB from 0 to 1048576";
+	opt.placement_read_ahead_kb = n;
+	opt.placement_read_ahead_given = true;
 	return NULL;
 }
 
@@ -155,6 +167,10 @@ static const struct cli_option options[] = {
 	  "(gnu-ld: part of the traced code at the end of .text,\n"
 	  "the traced .rodata last; lld, mold: the traced code\n"
 	  "last; gold: as head)", placements },
+	{ "--placement-read-ahead-kb", 0, CLI_CALL, 0, "N",
+	  "the read-ahead --placement=cold-start places for\n"
+	  "(default: --read-ahead-kb), so that --evaluate shows\n"
+	  "what that placement reads at another", .set = set_placement_read_ahead },
 	{ "--min-match", 0, CLI_CALL, 0, "P",
 	  "refuse a trace of which less than P% matches the link\n"
 	  "(default 90): it is stale", .set = set_min_match },
@@ -253,6 +269,10 @@ static char **link_arguments(char **operands, int *count, char **ld_program)
 		cli_usage_error("--evaluate needs --trace and --granularity=section");
 	if (opt.read_ahead_given && !opt.evaluate && opt.placement != 1)
 		cli_usage_error("--read-ahead-kb is for --evaluate and --placement=cold-start");
+	if (opt.placement_read_ahead_given && opt.placement != 1)
+		cli_usage_error("--placement-read-ahead-kb is for --placement=cold-start");
+	if (!opt.placement_read_ahead_given)
+		opt.placement_read_ahead_kb = opt.read_ahead_kb;
 	if (opt.placement == 1 && (!opt.trace_count || opt.granularity != 1))
 		cli_usage_error("--placement=cold-start needs --trace and --granularity=section");
 	if (opt.placement == 1 && !opt.evaluate && (emit_values[opt.emit] == EMIT_LIST || emit_values[opt.emit] == EMIT_CALL_GRAPH))
@@ -386,18 +406,19 @@ static int place_for_cold_start(struct link *link, const struct hot_order *hot, 
 		*note = xstrdup("; placement cold-start: as head, for gold");
 		return 0;
 	}
-	if (placement_choose(order, n, hot->count, hot, link, traced, opt.page_size, opt.read_ahead_kb, &choice))
+	if (placement_choose(order, n, hot->count, hot, link, traced, opt.page_size, opt.placement_read_ahead_kb, &choice))
 		return EXIT_INPUT;
 	*placement = choice.placement;
 	fprintf(stderr, "deporder: placement for a cold start at %lu KiB of read-ahead: %llu bytes of the traced code at "
 		"the head of .text, %llu at its end, the traced .rodata %s: %llu file pages read in %llu requests "
-		"predicted, against %llu in %llu with the head placement (%zu placements compared)\n", opt.read_ahead_kb,
+		"predicted, against %llu in %llu with the head placement (%zu placements compared)\n",
+		opt.placement_read_ahead_kb,
 		(unsigned long long)choice.head_bytes, (unsigned long long)choice.tail_bytes,
 		choice.placement.rodata_last ? "last, after the unwinding tables" : "first",
 		(unsigned long long)choice.pages, (unsigned long long)choice.requests,
 		(unsigned long long)choice.head_pages, (unsigned long long)choice.head_requests, choice.candidates);
 	*note = xasprintf("; placement cold-start at %lu KiB: %llu bytes of the traced code at the head of .text, %llu "
-			  "at its end, the traced .rodata %s", opt.read_ahead_kb, (unsigned long long)choice.head_bytes,
+			  "at its end, the traced .rodata %s", opt.placement_read_ahead_kb, (unsigned long long)choice.head_bytes,
 			  (unsigned long long)choice.tail_bytes, choice.placement.rodata_last ? "last" : "first");
 	return 0;
 }

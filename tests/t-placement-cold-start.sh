@@ -107,6 +107,11 @@ p=$(predicted 0) m=$(relinked_count 0 cold0.ld)
 p=$(predicted 16) m=$(relinked_count 16 cold.ld)
 ((p * 20 >= m * 19 && p * 20 <= m * 21)) ||
 	fail "16 KiB: $p pages read predicted for the cold-start placement, $m from its relink's own trace"
+# the placement made for 16 KiB, on a disk without read-ahead
+deporder_ok evaluate.out evaluate.err -q --granularity=section --evaluate --placement=cold-start \
+	--placement-read-ahead-kb=16 --read-ahead-kb=0 --trace trace --map prog.map --cc -- "${coldstart_link[@]}"
+p=$(awk 'NR == 2 { print $7 }' evaluate.out) m=$(relinked_count 0 cold.ld)
+[[ $p == "$m" ]] || fail "the placement for 16 KiB without read-ahead: $p pages read predicted, its relink touches $m"
 
 # lld: the traced code after the untraced.
 place 16 lld cold.lld
@@ -128,7 +133,8 @@ expect_same <(tail -n +2 head.gold) <(tail -n +2 cold.gold) "gold's cold-start p
 
 # Refusals.
 for args in "--emit=gnu-ld --placement=cold-start" "--granularity=object --trace trace --map prog.map --placement=cold-start --emit=gnu-ld" \
-	"--granularity=section --trace trace --map prog.map --placement=cold-start" "--granularity=section --trace trace --map prog.map --placement=near"; do
+	"--granularity=section --trace trace --map prog.map --placement=cold-start" "--granularity=section --trace trace --map prog.map --placement=near" \
+	"--granularity=section --trace trace --map prog.map --emit=gnu-ld --placement-read-ahead-kb=16"; do
 	run_deporder out err $args --cc -- "${coldstart_link[@]}"
 	expect_status 2 "deporder $args"
 done
