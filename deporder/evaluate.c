@@ -496,13 +496,22 @@ static bool likely_touched(const struct trace_facts *f, const struct layout *lay
 	return layout->moved[i] && (loader ? f->relocated[i] : f->used_at[i] != UINT64_MAX);
 }
 
+/* True if the map's section s is a section of merged strings. */
+static bool is_strings(const struct hot_map *map, const struct ldmap_section *s)
+{
+	const struct unit *u = strmap_get(&map->units, s->file);
+	uint32_t k = u ? elfobj_section_by_name(&u->elf, s->name) : 0;
+
+	return k && (u->elf.sections[k].flags & SHF_STRINGS);
+}
+
 /* A data page the trace touched first at r.  Where its sections move, the
    touch goes with those likely touched (likely_touched), the one used
    first first; when ld.so made it, also with the sections that stay there
    (the linker's: the dynamic section, the GOT), which are what ld.so reads
    and writes besides relocations.  With none of them, with every section
    on the page. */
-static void move_data_page(struct touch_list *l, const struct trace_event *r, uint64_t p, bool loader,
+static void move_data_page(struct touch_list *l, const struct trace_event *r, uint64_t p, bool loader, bool library,
 			   const struct layout *layout, const struct trace_facts *f, uint64_t page)
 {
 	const struct ldmap *m = &layout->map->map;
@@ -515,7 +524,7 @@ static void move_data_page(struct touch_list *l, const struct trace_event *r, ui
 		known |= likely_touched(f, layout, i, loader);
 	}
 	if (!moves || (loader && stays))
-		add_touch(l, r->time, r->sequence, p);
+		add_touch(l, r->time, r->sequence, layout_in_segment(layout, p));
 	if (!moves || (loader && stays && !known))
 		return;
 	for (i = first; i < m->count && m->sections[i].address < p + page; i++) {
@@ -524,7 +533,7 @@ static void move_data_page(struct touch_list *l, const struct trace_event *r, ui
 		uint64_t hi = s->address + s->size < p + page ? s->address + s->size : p + page;
 		size_t k = l->count;
 
-		if (known && !likely_touched(f, layout, i, loader))
+		if (known && !likely_touched(f, layout, i, loader) && !(library && is_strings(layout->map, s)))
 			continue;
 		if (loader && f->relocated[i]) {
 			/* ld.so relocates in the order of its relocations: of addresses */
@@ -556,6 +565,7 @@ void evaluate_cold_start(const struct traced_run *run, const struct layout *layo
 			 struct coldstart_reads *now, struct coldstart_reads *ordered)
 {
 	uint64_t page = run->trace.page_size;
+	struct coldstart_file placed;
 	const struct trace *trace = &run->trace;
 	const struct trace_object *object = run->object;
 	bool program = object == &trace->objects[0];
@@ -589,7 +599,9 @@ void evaluate_cold_start(const struct traced_run *run, const struct layout *layo
 		else if (r->kind == 'F' || r->kind == 'O')
 			add_touch(&moved, r->time, r->sequence, layout_address(layout, at));
 		else
-			move_data_page(&moved, r, at, loader && trace_object_holds(loader, r->ip), layout, &facts, page);
+			move_data_page(&moved, r, at, loader && trace_object_holds(loader, r->ip),
+				       !trace_object_holds(object, r->ip) && !(loader && trace_object_holds(loader, r->ip)),
+				       layout, &facts, page);
 	}
 	move_fini(&moved, layout, &facts, page);
 	*now = coldstart_replay(file, program, addresses, count, read_ahead_kb);
@@ -599,7 +611,9 @@ void evaluate_cold_start(const struct traced_run *run, const struct layout *layo
 	addresses = xmalloc((moved.count ? moved.count : 1) * sizeof(*addresses));
 	for (k = 0; k < moved.count; k++)
 		addresses[k] = moved.list[k].address;
-	*ordered = coldstart_replay(file, program, addresses, moved.count, read_ahead_kb);
+	layout_file(layout, file, &placed);
+	*ordered = coldstart_replay(&placed, program, addresses, moved.count, read_ahead_kb);
+	coldstart_file_free(&placed);
 	free(addresses);
 	free(moved.list);
 	free_facts(&facts);
@@ -647,13 +661,13 @@ void evaluate_traces(const struct hot_order *hot, struct link *link, const struc
 	char *why;
 	size_t t, i;
 
-	layout_compute(&layout, &in->map, order, order_count, hot_count, placement);
-	lay_out(hot, &layout, &placed_at);
 	have_file = coldstart_file_read(&file, in->binary_path, &why) == 0;
 	if (!have_file) {
 		warn("%s: no cold-start figures: %s", in->binary_path, why);
 		free(why);
 	}
+	layout_compute(&layout, &in->map, order, order_count, hot_count, placement, have_file ? &file : NULL);
+	lay_out(hot, &layout, &placed_at);
 	printf("%-40s %14s %14s %16s %16s %10s %12s %10s %12s\n", "trace", "pages now", "pages ordered",
 	       "64K windows now", "64K windows ord.", "read now", "read ordered", "reqs now", "reqs ordered");
 	for (t = 0; t < in->count; t++) {

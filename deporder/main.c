@@ -373,7 +373,7 @@ static int emit(struct link *link, const struct hot_order *hot, struct unit_sect
 	record = order_record(link, order, n, by_section ? hot->count : count_hot_units(hot, order, n), text);
 	if (placement) {
 		record->head_end = placement->head_end;
-		record->rodata_last = placement->rodata_last;
+		record->rodata = placement->rodata;
 	}
 	hot_add_edges(hot, record);
 	status = emit_order(record, emit_values[opt.emit], args, ld_program);
@@ -388,25 +388,31 @@ static int emit(struct link *link, const struct hot_order *hot, struct unit_sect
    start with the form --emit names (evaluate: as the GNU ld script);
    *note a line for the order's provenance.  Returns the exit status. */
 static int place_for_cold_start(struct link *link, const struct hot_order *hot, const struct hot_inputs *traced,
-				struct unit_section *order, size_t n, struct layout_placement *placement, char **note)
+				struct unit_section *order, size_t n, char **args, const char *ld_program,
+				struct layout_placement *placement, char **note)
 {
+	static const char *const rodata_words[] = {
+		"first", "last, after the unwinding tables",
+		"alone before the data segment, the untraced .rodata and the unwinding tables after it",
+	};
 	enum emit_format form = opt.evaluate ? EMIT_GNU_LD : emit_values[opt.emit];
 	struct placement_choice choice;
 
 	*note = NULL;
 	if (form == EMIT_LLD) {
 		/* lld and mold put .rodata before the code, after the headers */
-		*placement = (struct layout_placement){ 0, false };
+		*placement = (struct layout_placement){ 0, ORDERING_RODATA_FIRST };
 		*note = xstrdup("; placement cold-start: the traced code at the end of .text");
 		return 0;
 	}
 	if (form == EMIT_GOLD) {
 		/* gold puts headers, code and read-only data in one segment the kernel reads forward */
-		*placement = (struct layout_placement){ hot->count, false };
+		*placement = (struct layout_placement){ hot->count, ORDERING_RODATA_FIRST };
 		*note = xstrdup("; placement cold-start: as head, for gold");
 		return 0;
 	}
-	if (placement_choose(order, n, hot->count, hot, link, traced, opt.page_size, opt.placement_read_ahead_kb, &choice))
+	if (placement_choose(order, n, hot->count, hot, link, traced, opt.page_size, opt.placement_read_ahead_kb,
+			     emit_can_place_rodata_apart(args, ld_program), &choice))
 		return EXIT_INPUT;
 	*placement = choice.placement;
 	fprintf(stderr, "deporder: placement for a cold start at %lu KiB of read-ahead: %llu bytes of the traced code at "
@@ -414,12 +420,12 @@ static int place_for_cold_start(struct link *link, const struct hot_order *hot, 
 		"predicted, against %llu in %llu with the head placement (%zu placements compared)\n",
 		opt.placement_read_ahead_kb,
 		(unsigned long long)choice.head_bytes, (unsigned long long)choice.tail_bytes,
-		choice.placement.rodata_last ? "last, after the unwinding tables" : "first",
+		rodata_words[choice.placement.rodata],
 		(unsigned long long)choice.pages, (unsigned long long)choice.requests,
 		(unsigned long long)choice.head_pages, (unsigned long long)choice.head_requests, choice.candidates);
 	*note = xasprintf("; placement cold-start at %lu KiB: %llu bytes of the traced code at the head of .text, %llu "
 			  "at its end, the traced .rodata %s", opt.placement_read_ahead_kb, (unsigned long long)choice.head_bytes,
-			  (unsigned long long)choice.tail_bytes, choice.placement.rodata_last ? "last" : "first");
+			  (unsigned long long)choice.tail_bytes, rodata_words[choice.placement.rodata]);
 	return 0;
 }
 
@@ -465,9 +471,9 @@ int main(int argc, char **argv)
 		/* every section named, but for gold, which puts those its file does not name first */
 		cold_order = order_compute(&link, hot.sections, hot.count, true,
 					   opt.placement == 1 && (opt.evaluate || emit_values[opt.emit] != EMIT_GOLD), &cold_count);
-		placement = (struct layout_placement){ hot.count, false };
-		if (opt.placement == 1 &&
-		    place_for_cold_start(&link, &hot, &traced, cold_order, cold_count, &placement, &placement_note))
+		placement = (struct layout_placement){ hot.count, ORDERING_RODATA_FIRST };
+		if (opt.placement == 1 && place_for_cold_start(&link, &hot, &traced, cold_order, cold_count, args,
+							       ld_program, &placement, &placement_note))
 			return EXIT_INPUT;
 	}
 	if (opt.evaluate) {

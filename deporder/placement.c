@@ -26,7 +26,7 @@ static void predict(const struct judge *j, const struct unit_section *order, con
 	struct layout layout;
 	size_t t;
 
-	layout_compute(&layout, &j->in->map, order, j->count, j->hot_count, placement);
+	layout_compute(&layout, &j->in->map, order, j->count, j->hot_count, placement, &j->file);
 	*pages = *requests = 0;
 	for (t = 0; t < j->in->count; t++) {
 		const struct traced_run *run = &j->in->runs[t];
@@ -59,13 +59,13 @@ static struct unit_section *split(const struct judge *j, const struct unit_secti
 				  uint64_t page_size)
 {
 	struct unit_section *candidate = xmalloc(j->count * sizeof(*candidate));
-	struct layout_placement placement = { head_end, false };
+	struct layout_placement placement = { head_end, ORDERING_RODATA_FIRST };
 	struct layout layout;
 	uint64_t start = UINT64_MAX;
 	size_t k;
 
 	memcpy(candidate, order, j->count * sizeof(*candidate));
-	layout_compute(&layout, &j->in->map, candidate, j->count, j->hot_count, &placement);
+	layout_compute(&layout, &j->in->map, candidate, j->count, j->hot_count, &placement, &j->file);
 	for (k = head_end; k < j->hot_count; k++) {
 		uint64_t a = code_address(&layout, &candidate[k]);
 
@@ -90,7 +90,7 @@ static bool better(uint64_t pages, uint64_t requests, uint64_t head, const struc
 
 int placement_choose(struct unit_section *order, size_t count, size_t hot_count, const struct hot_order *hot,
 		     struct link *link, const struct hot_inputs *in, uint64_t page_size, unsigned long read_ahead_kb,
-		     struct placement_choice *choice)
+		     bool rodata_apart, struct placement_choice *choice)
 {
 	struct judge j = { hot, link, in, { 0 }, read_ahead_kb, count, hot_count < count ? hot_count : count };
 	struct unit_section *best_order = NULL;
@@ -98,7 +98,7 @@ int placement_choose(struct unit_section *order, size_t count, size_t hot_count,
 	uint64_t *at, first = UINT64_MAX, total = 0, pages, requests;
 	size_t k, t, previous = SIZE_MAX, usable = 0;
 	char *why;
-	int side;
+	int side, sides = rodata_apart ? 3 : 2;
 
 	memset(choice, 0, sizeof(*choice));
 	for (t = 0; t < in->count; t++)
@@ -115,7 +115,7 @@ int placement_choose(struct unit_section *order, size_t count, size_t hot_count,
 	}
 	/* where the head placement puts the traced code, and how much of it there is */
 	at = xmalloc((j.hot_count ? j.hot_count : 1) * sizeof(*at));
-	layout_compute(&layout, &in->map, order, count, j.hot_count, NULL);
+	layout_compute(&layout, &in->map, order, count, j.hot_count, NULL, &j.file);
 	for (k = 0; k < j.hot_count; k++) {
 		at[k] = code_address(&layout, &order[k]);
 		if (at[k] == UINT64_MAX)
@@ -127,7 +127,7 @@ int placement_choose(struct unit_section *order, size_t count, size_t hot_count,
 	layout_free(&layout);
 
 	predict(&j, order, NULL, &choice->head_pages, &choice->head_requests);
-	choice->placement = (struct layout_placement){ j.hot_count, false };
+	choice->placement = (struct layout_placement){ j.hot_count, ORDERING_RODATA_FIRST };
 	choice->pages = choice->head_pages;
 	choice->requests = choice->head_requests;
 	choice->head_bytes = total;
@@ -147,8 +147,8 @@ int placement_choose(struct unit_section *order, size_t count, size_t hot_count,
 			if (at[i] != UINT64_MAX)
 				head += order[i].unit->elf.sections[order[i].section].size;
 		candidate = k < j.hot_count ? split(&j, order, k, page_size) : NULL;
-		for (side = 0; side < 2; side++) {
-			struct layout_placement placement = { k, side == 1 };
+		for (side = 0; side < sides; side++) {
+			struct layout_placement placement = { k, (enum ordering_rodata)side };
 
 			if (k == j.hot_count && !side)
 				continue; /* the head placement, predicted above */

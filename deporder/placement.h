@@ -4,8 +4,9 @@
    of .text, where the reads of the headers and relocations at execve
    and in ld.so run on into the code, the rest going to the end of .text,
    where reads forward from a fault stop at the segment's end; and
-   whether the traced .rodata ends the read-only data segment, next to
-   the data segment, the unwinding tables before .rodata. */
+   where the traced .rodata goes (lib/ordering.h: first in .rodata, last
+   next to the data segment, or alone before the data segment, the rest
+   after it). */
 #ifndef DEPORDER_PLACEMENT_H
 #define DEPORDER_PLACEMENT_H
 
@@ -27,13 +28,14 @@ struct placement_choice {
    program headers of in->binary_path: every split of the traced code at
    a page boundary of where the head placement puts it, the traced
    entries after the split packed (pack.h) from where they start at the
-   end of .text, each with the traced .rodata first and last.  The
-   fewest pages wins; then the fewest requests; then the most code at the
-   head.  Rewrites order's traced entries as the chosen placement has
-   them and fills *choice.  Returns 0, or EXIT_INPUT after saying why no
-   prediction can be made. */
+   end of .text, each with the traced .rodata first, last, and (when
+   rodata_apart: the linker's script can) apart.  The fewest pages wins;
+   then the fewest requests; then the most code at the head.  Rewrites
+   order's traced entries as the chosen placement has them and fills
+   *choice.  Returns 0, or EXIT_INPUT after saying why no prediction can
+   be made. */
 int placement_choose(struct unit_section *order, size_t count, size_t hot_count, const struct hot_order *hot,
 		     struct link *link, const struct hot_inputs *in, uint64_t page_size, unsigned long read_ahead_kb,
-		     struct placement_choice *choice);
+		     bool rodata_apart, struct placement_choice *choice);
 
 #endif

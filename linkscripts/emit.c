@@ -55,6 +55,9 @@ static char *output_section_body(char *script, const char *name)
 
 			while (*colon == ' ' || *colon == '\t')
 				colon++;
+			/* an address before the colon: ".lrodata ALIGN(...) + (...) :" */
+			if (*colon != ':' && *colon != '\n' && *colon != '=')
+				colon += strcspn(colon, ":;=\n");
 			if (*colon == ':') {
 				char *brace = strchr(colon, '{');
 
@@ -136,12 +139,19 @@ static void print_patterns(const struct ordering *order, const char *output)
 		printf("    PROVIDE_HIDDEN(__linkopt_hot_tail_start = .);\n");
 		print_entries(order, head_end, hot, output);
 		print_hot_end(order);
-	} else if (!text && order->rodata_last && !strcmp(output, ".rodata")) {
+	} else if (!strcmp(output, ".rodata") && order->rodata == ORDERING_RODATA_LAST) {
 		printf("\n    /* linkopt: the ordered input sections of %s, the traced ones last, first used "
 		       "first */\n", output);
 		print_entries(order, hot, order->count, output);
 		printf("    /* linkopt: the traced ones */\n");
 		print_entries(order, 0, hot, output);
+	} else if (!strcmp(output, ".rodata") && order->rodata == ORDERING_RODATA_APART) {
+		printf("\n    /* linkopt: the traced input sections of %s, first used first (the others in "
+		       ".rodata.untraced, after the data segment) */\n", output);
+		print_entries(order, 0, hot, output);
+	} else if (!strcmp(output, ".rodata.untraced")) {
+		printf("\n    /* linkopt: the untraced input sections of .rodata */\n");
+		print_entries(order, hot, order->count, ".rodata");
 	} else {
 		printf("\n    /* linkopt: the ordered input sections of %s, first used first */\n", output);
 		if (text)
@@ -194,32 +204,35 @@ static bool find_statement(char *from, const char *limit, const char *name, char
 	return false;
 }
 
-/* The script with the read-only unwinding tables' statements (those
-   between .rodata and the data segment) moved before .rodata's: the
-   traced .rodata then ends the segment, next to the data segment.  NULL
-   when the script lacks .rodata or .eh_frame_hdr where expected. */
-static char *unwinding_tables_first(const char *script)
+/* The script with its read-only data segment rearranged as order->rodata
+   says (ORDERING_RODATA_FIRST: as it is).  LAST: the read-only unwinding
+   tables' statements (those between .rodata and the data segment) before
+   .rodata's, so that the traced .rodata ends the segment, next to the
+   data segment.  APART: .rodata's statement keeps no pattern (the
+   traced list alone), and a .rodata.untraced statement with its patterns,
+   then the unwinding tables' statements, go after the data segment, at
+   the ldata-segment point (where x86-64's script puts .lrodata), in a
+   read-only segment of their own.  NULL when the script lacks those
+   statements where expected. */
+static char *rearrange_rodata(const char *script, enum ordering_rodata rodata)
 {
 	static const char *const moved[] = { ".eh_frame_hdr", ".eh_frame", ".sframe", ".gcc_except_table",
 					     ".gnu_extab", ".exception_ranges", NULL };
-	char *copy = xstrdup(script), *rodata, *rodata_end, *limit, *out, *start, *end;
-	size_t length = strlen(copy), taken = 0;
-	char *tables = xmalloc(length + 1);
+	char *copy = xstrdup(script), *tables, *rodata_start, *rodata_end, *limit, *out = NULL, *start, *end, *ldata,
+	     *open, *close;
+	size_t taken = 0;
 	int k;
 
-	if (!find_statement(copy, copy + length, ".rodata", &rodata, &rodata_end) ||
-	    !(limit = strstr(rodata_end, "DATA_SEGMENT_ALIGN"))) {
-		free(copy);
-		free(tables);
-		return NULL;
-	}
+	if (rodata == ORDERING_RODATA_FIRST)
+		return copy;
+	tables = xmalloc(strlen(copy) + 1);
+	if (!find_statement(copy, copy + strlen(copy), ".rodata", &rodata_start, &rodata_end) ||
+	    !(limit = strstr(rodata_end, "DATA_SEGMENT_ALIGN")))
+		goto done;
 	for (k = 0; moved[k]; k++) {
 		if (!find_statement(rodata_end, limit, moved[k], &start, &end)) {
-			if (!k) {
-				free(copy);
-				free(tables);
-				return NULL;
-			}
+			if (!k)
+				goto done;
 			continue;
 		}
 		memcpy(tables + taken, start, end - start);
@@ -228,18 +241,46 @@ static char *unwinding_tables_first(const char *script)
 		limit -= end - start;
 	}
 	tables[taken] = '\0';
-	out = xmalloc(length + 1);
-	memcpy(out, copy, rodata - copy);
-	memcpy(out + (rodata - copy), tables, taken);
-	strcpy(out + (rodata - copy) + taken, rodata);
+	if (rodata == ORDERING_RODATA_LAST) {
+		out = xasprintf("%.*s%s%s", (int)(rodata_start - copy), copy, tables, rodata_start);
+		goto done;
+	}
+	/* APART: the list of .rodata alone; its patterns, and the tables, after the data segment */
+	if (!(ldata = strstr(limit, "SEGMENT_START(\"ldata-segment\"")) || !(ldata = strchr(ldata, '\n')) ||
+	    !(open = memchr(rodata_start, '{', rodata_end - rodata_start)))
+		goto done;
+	for (close = rodata_end; close > open && *close != '}'; close--)
+		;
+	ldata++;
+	out = xasprintf("%.*s  .rodata         : {\n  }\n%.*s"
+			"  .rodata.untraced ALIGN(CONSTANT (MAXPAGESIZE)) + (. & (CONSTANT (MAXPAGESIZE) - 1)) :\n"
+			"  {\n   %.*s\n  }\n%s%s",
+			(int)(rodata_start - copy), copy, (int)(ldata - rodata_end), rodata_end, (int)(close - open - 1),
+			open + 1, tables, ldata);
+done:
 	free(copy);
 	free(tables);
 	return out;
 }
 
+bool emit_can_place_rodata_apart(char **ld_argv, const char *ld_program)
+{
+	char *script = default_script(ld_argv, ld_program), *placed;
+	bool can;
+
+	if (!script)
+		return false;
+	placed = rearrange_rodata(script, ORDERING_RODATA_APART);
+	can = placed != NULL;
+	free(placed);
+	free(script);
+	return can;
+}
+
 static int emit_gnu_ld(const struct ordering *order, char **ld_argv, const char *ld_program)
 {
-	static const char *const outputs[] = { ".text", ".rodata", ".data.rel.ro", ".data", ".bss", NULL };
+	static const char *const outputs[] = { ".text", ".rodata", ".data.rel.ro", ".data", ".bss", ".rodata.untraced",
+					       NULL };
 	char *script = default_script(ld_argv, ld_program), *at[8], *p;
 	int o, k;
 
@@ -247,16 +288,17 @@ static int emit_gnu_ld(const struct ordering *order, char **ld_argv, const char 
 		error("%s --verbose: cannot read the linker's default script", ld_program);
 		return EXIT_INPUT;
 	}
-	if (order->rodata_last) {
-		char *moved = unwinding_tables_first(script);
+	if (order->rodata != ORDERING_RODATA_FIRST) {
+		char *placed = rearrange_rodata(script, order->rodata);
 
 		free(script);
-		if (!moved) {
+		if (!placed) {
 			error("%s --verbose: the default script has no .rodata and .eh_frame_hdr statements before its "
-			      "data segment: cannot put the traced .rodata last", ld_program);
+			      "data segment%s: cannot place the traced .rodata for a cold start", ld_program,
+			      order->rodata == ORDERING_RODATA_APART ? ", or no ldata-segment point after it" : "");
 			return EXIT_INPUT;
 		}
-		script = moved;
+		script = placed;
 	}
 	for (o = 0; outputs[o]; o++) {
 		at[o] = output_section_body(script, outputs[o]);

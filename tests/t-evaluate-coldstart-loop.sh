@@ -2,7 +2,7 @@
 # deporder --evaluate's cold start against the kernel: prog, the link of
 # its order, and at each size the link of its --placement=cold-start for
 # that size, on an ext4 image attached to a loop device with direct I/O,
-# evicted and run at 0, 16, 64 and 128 KiB of read-ahead; the pages of
+# evicted and run at 0, 8, 16, 64 and 128 KiB of read-ahead; the pages of
 # each file resident after the run (mincore) and the reads the loop device
 # completed, the most frequent figures of five runs.  The prediction for the traced link must be exact, pages and
 # requests; the ones for the orders (from the default link's trace, nothing
@@ -21,7 +21,7 @@ IFS=.- read -r major minor _ <<< "$(uname -r)"
 	skip "the model follows the page cache of Linux 6.16 and later; this is $(uname -r)"
 
 coldstart_program
-sizes="0 16 64 128"
+sizes="0 8 16 64 128"
 for kb in $sizes; do
 	deporder_ok cold$kb.ld cold.err -q --granularity=section --placement=cold-start --read-ahead-kb=$kb --emit=gnu-ld \
 		--trace trace --map prog.map --cc -- "${coldstart_link[@]}"

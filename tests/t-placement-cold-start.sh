@@ -9,8 +9,10 @@
 # the traced code ending .text; the model predicted fewer pages than with
 # the head placement, and its prediction, made from the default link's
 # trace, is the count made from the relinked program's own trace (exact
-# without read-ahead, within 5% at 16 KiB).  For lld the traced code goes
-# after the untraced; gold's placement is its head placement.
+# without read-ahead, within 5% at 16 KiB).  At 8 KiB the traced .rodata
+# goes alone before the data segment, the untraced .rodata and .eh_frame
+# in a read-only segment after it.  For lld the traced code goes after
+# the untraced; gold's placement is its head placement.
 . "$TESTDIR/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/coldstart-lib.sh"
@@ -112,6 +114,36 @@ deporder_ok evaluate.out evaluate.err -q --granularity=section --evaluate --plac
 	--placement-read-ahead-kb=16 --read-ahead-kb=0 --trace trace --map prog.map --cc -- "${coldstart_link[@]}"
 p=$(awk 'NR == 2 { print $7 }' evaluate.out) m=$(relinked_count 0 cold.ld)
 [[ $p == "$m" ]] || fail "the placement for 16 KiB without read-ahead: $p pages read predicted, its relink touches $m"
+
+# At 8 KiB the traced .rodata goes apart: alone in the read-only segment
+# before the data segment; the untraced tables, in .rodata.untraced, and
+# the unwinding tables in a read-only segment after it.
+place 8 gnu-ld apart.ld
+expect_grep 'the traced \.rodata alone before the data segment, the untraced \.rodata and the unwinding tables after it' \
+	place.err "the placement report at 8 KiB"
+gcc -o apart main.o work.o -Wl,-T,apart.ld || fail "the link with the script for 8 KiB"
+./apart > got.out && expect_same want.out got.out "the output of the link for 8 KiB"
+segment_of() { # BINARY ADDRESS: "FLAGS VADDR" of the load segment holding ADDRESS
+	readelf -lW "$1" | awk '$1 == "LOAD" { print $3, $6, $7 }' | while read -r va msz flags; do
+		(($2 >= va && $2 < va + msz)) && { echo "$flags $va"; break; }
+	done
+}
+data=$(readelf -lW apart | awk '$1 == "LOAD" && $7 ~ /W/ { print $3; exit }')
+for s in s1 s3 s5 hot t0 t11; do
+	a=$(nm apart | awk -v s="$s" '$3 == s { print "0x" $1; exit }')
+	[[ -n $a ]] || fail "nm finds no $s in apart"
+	read -r flags va < <(segment_of apart "$a")
+	[[ $flags == R ]] || fail "$s at $a is in a segment with flags '$flags', not a read-only one"
+	case $s in
+	t*) ((va > data)) || fail "the untraced $s at $a is not in a segment after the data segment ($data)" ;;
+	*) ((va < data)) || fail "the traced $s at $a is not in a segment before the data segment ($data)" ;;
+	esac
+done
+eh=$(readelf -SW apart | awk '{ sub(/^ *\[ *[0-9]+\] */, "") } $1 == ".eh_frame" { print "0x" $3 }')
+[[ -n $eh ]] && ((eh > data)) || fail ".eh_frame (${eh:-none}) is not after the data segment ($data)"
+p=$(predicted 8) m=$(relinked_count 8 apart.ld)
+((p * 20 >= m * 19 && p * 20 <= m * 21)) ||
+	fail "8 KiB: $p pages read predicted for the cold-start placement, $m from its relink's own trace"
 
 # lld: the traced code after the untraced.
 place 16 lld cold.lld
