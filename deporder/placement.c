@@ -19,14 +19,19 @@ struct judge {
 };
 
 /* The cold starts of the traces under order placed so: pages and
-   requests summed over the traces. */
-static void predict(const struct judge *j, const struct unit_section *order, const struct layout_placement *placement,
+   requests summed over the traces; false when the traced link's segments
+   do not allow the placement (.rodata apart). */
+static bool predict(const struct judge *j, const struct unit_section *order, const struct layout_placement *placement,
 		    uint64_t *pages, uint64_t *requests)
 {
 	struct layout layout;
 	size_t t;
 
 	layout_compute(&layout, &j->in->map, order, j->count, j->hot_count, placement, &j->file);
+	if (placement && placement->rodata == ORDERING_RODATA_APART && !layout.apart) {
+		layout_free(&layout);
+		return false;
+	}
 	*pages = *requests = 0;
 	for (t = 0; t < j->in->count; t++) {
 		const struct traced_run *run = &j->in->runs[t];
@@ -39,6 +44,7 @@ static void predict(const struct judge *j, const struct unit_section *order, con
 		*requests += ordered.requests;
 	}
 	layout_free(&layout);
+	return true;
 }
 
 /* Where the order's traced code entry k is under layout, or UINT64_MAX
@@ -152,7 +158,8 @@ int placement_choose(struct unit_section *order, size_t count, size_t hot_count,
 
 			if (k == j.hot_count && !side)
 				continue; /* the head placement, predicted above */
-			predict(&j, candidate ? candidate : order, &placement, &pages, &requests);
+			if (!predict(&j, candidate ? candidate : order, &placement, &pages, &requests))
+				continue;
 			choice->candidates++;
 			if (!better(pages, requests, head, choice))
 				continue;
