@@ -34,11 +34,6 @@ struct run_ranges {
 	size_t count, capacity, end_capacity;
 };
 
-static uint64_t align_up(uint64_t v, uint64_t a)
-{
-	return a > 1 ? (v + a - 1) / a * a : v;
-}
-
 static void add_run_range(struct strmap *runs, const struct ldmap_section *s, uint64_t start, uint64_t end)
 {
 	char *key = xasprintf("%s\t%s", s->file, s->name);
@@ -212,27 +207,29 @@ static void count_pages(uint64_t *pages, size_t n, uint64_t window, size_t *dist
 }
 
 /* Where the order puts each hot .text section: unit_section_key -> address. */
-static void lay_out(const struct hot_order *hot, struct strmap *placed_at)
+static void lay_out(const struct hot_order *hot, const struct layout *layout, struct strmap *placed_at)
 {
-	uint64_t pos = hot->text_start;
-	size_t i;
+	size_t i, k;
 
 	for (i = 0; i < hot->count; i++) {
 		const struct unit_section *us = &hot->sections[i];
-		const struct elf_section *s;
 		uint64_t *at;
+		void **slot;
+		char *key;
 
-		if (!hot_bound_for_text(us))
+		if (!hot_bound_for_text(us) || (k = layout_map_index(layout, us)) == SIZE_MAX)
 			continue;
-		s = &us->unit->elf.sections[us->section];
-		pos = align_up(pos, s->addralign);
+		key = unit_section_key(us->unit, us->section);
+		slot = strmap_slot(placed_at, key);
+		if (*slot) {
+			free(key);
+			continue;
+		}
 		at = xmalloc(sizeof(*at));
-		*at = pos;
-		*strmap_slot(placed_at, unit_section_key(us->unit, us->section)) = at;
-		pos += s->size;
+		*at = layout->address[k];
+		*slot = at;
 	}
 }
-
 
 /* A first touch of a page in the ordered link: when the run made it, and
    where the byte it touched lands. */
@@ -321,6 +318,7 @@ struct trace_facts {
 	bool *relocated;         /* per map section: ld.so writes to it at start-up */
 	uint64_t relocating_at;  /* when ld.so first wrote to such a section */
 	struct strmap functions; /* units with a function record */
+	struct strmap runs;      /* "file\tsection" -> struct run_ranges: what ran (collect_runs) */
 };
 
 static void collect_facts(struct trace_facts *f, const struct trace *trace, const struct trace_object *object,
@@ -359,6 +357,7 @@ static void collect_facts(struct trace_facts *f, const struct trace *trace, cons
 	}
 	if (f->code_page_count)
 		qsort(f->code_pages, f->code_page_count, sizeof(*f->code_pages), compare_u64);
+	collect_runs(trace, object, map, &f->runs);
 	/* the data the traced code refers to, from when that code first ran */
 	for (k = 0; k < hot->count; k++) {
 		const struct unit_section *us = &hot->sections[k];
@@ -416,12 +415,48 @@ static void free_facts(struct trace_facts *f)
 	free(f->used_at);
 	free(f->relocated);
 	strmap_free(&f->functions);
+	free_run_ranges(&f->runs);
+}
+
+/* The parts on the page at p of the functions of s that the run entered
+   (their whole bodies, unless a body spans a page the run never touched),
+   at the end of the run: the trace tells that they ran, after the page's
+   first touch, not when, and where the order puts them on other pages
+   those pages are read when the run first touches them, or, if nothing
+   did, by then. */
+static void move_runs(struct touch_list *l, const struct trace_event *r, uint64_t p, const struct ldmap_section *s,
+		      const struct layout *layout, const struct trace_facts *f, uint64_t page)
+{
+	char *key = xasprintf("%s\t%s", s->file, s->name);
+	const struct run_ranges *rr = strmap_get(&f->runs, key);
+	size_t j;
+
+	free(key);
+	for (j = 0; rr && j < rr->count; j++) {
+		uint64_t a = s->address + rr->start[j], b = s->address + rr->end[j], q;
+
+		/* a body over a page the run never touched skipped code: of
+		   it, only its entry is known to have run */
+		for (q = a / page * page; q < b; q += page)
+			if (!in_sorted(f->code_pages, f->code_page_count, q))
+				b = a + 1;
+		if (a < p)
+			a = p;
+		if (b > p + page)
+			b = p + page;
+		if (b > s->address + s->size)
+			b = s->address + s->size;
+		if (a < b)
+			add_range(l, UINT64_MAX - 1, r->sequence, layout, a, b, page);
+	}
 }
 
 /* A code page the trace touched first at r: the instruction that touched
-   it, and the whole part on the page of sections whose objects told the
-   tracer of no function (crt files, objects without debug information),
-   so that what runs there leaves no other record.  .fini runs at exit. */
+   it; the parts on the page of the functions the run entered (move_runs);
+   the whole part on the page of sections whose objects told the tracer of
+   no function (crt files, objects without debug information), so that
+   what runs there leaves no other record; and .init and the PLT, which
+   stay where they are.  .fini runs at exit. */
 static void move_code_page(struct touch_list *l, const struct trace_event *r, uint64_t p, uint64_t ip,
 			   const struct layout *layout, const struct trace_facts *f, uint64_t page)
 {
@@ -433,10 +468,21 @@ static void move_code_page(struct touch_list *l, const struct trace_event *r, ui
 		const struct ldmap_section *s = &map->map.sections[i];
 		struct unit_section us;
 
-		if (!layout->moved[i] || !strcmp(s->output, ".fini"))
+		if (!layout->moved[i]) {
+			/* the code before .text runs at every start (the PLT on a
+			   call into a shared library): where the order moves the
+			   page's other code away, it is touched all the same */
+			if (!strcmp(s->output, ".init") || !strncmp(s->output, ".plt", 4) || !strcmp(s->output, ".iplt"))
+				add_range(l, r->time, r->sequence, layout, s->address > p ? s->address : p,
+					  s->address + s->size < p + page ? s->address + s->size : p + page, page);
 			continue;
-		if (hot_map_section(map, s, &us) && strmap_get(&f->functions, us.unit->name))
+		}
+		if (!strcmp(s->output, ".fini"))
 			continue;
+		if (hot_map_section(map, s, &us) && strmap_get(&f->functions, us.unit->name)) {
+			move_runs(l, r, p, s, layout, f, page);
+			continue;
+		}
 		add_range(l, r->time, r->sequence, layout, s->address > p ? s->address : p,
 			  s->address + s->size < p + page ? s->address + s->size : p + page, page);
 	}
@@ -450,13 +496,22 @@ static bool likely_touched(const struct trace_facts *f, const struct layout *lay
 	return layout->moved[i] && (loader ? f->relocated[i] : f->used_at[i] != UINT64_MAX);
 }
 
+/* True if the map's section s is a section of merged strings. */
+static bool is_strings(const struct hot_map *map, const struct ldmap_section *s)
+{
+	const struct unit *u = strmap_get(&map->units, s->file);
+	uint32_t k = u ? elfobj_section_by_name(&u->elf, s->name) : 0;
+
+	return k && (u->elf.sections[k].flags & SHF_STRINGS);
+}
+
 /* A data page the trace touched first at r.  Where its sections move, the
    touch goes with those likely touched (likely_touched), the one used
    first first; when ld.so made it, also with the sections that stay there
    (the linker's: the dynamic section, the GOT), which are what ld.so reads
    and writes besides relocations.  With none of them, with every section
    on the page. */
-static void move_data_page(struct touch_list *l, const struct trace_event *r, uint64_t p, bool loader,
+static void move_data_page(struct touch_list *l, const struct trace_event *r, uint64_t p, bool loader, bool library,
 			   const struct layout *layout, const struct trace_facts *f, uint64_t page)
 {
 	const struct ldmap *m = &layout->map->map;
@@ -469,7 +524,7 @@ static void move_data_page(struct touch_list *l, const struct trace_event *r, ui
 		known |= likely_touched(f, layout, i, loader);
 	}
 	if (!moves || (loader && stays))
-		add_touch(l, r->time, r->sequence, p);
+		add_touch(l, r->time, r->sequence, layout_in_segment(layout, p));
 	if (!moves || (loader && stays && !known))
 		return;
 	for (i = first; i < m->count && m->sections[i].address < p + page; i++) {
@@ -478,7 +533,7 @@ static void move_data_page(struct touch_list *l, const struct trace_event *r, ui
 		uint64_t hi = s->address + s->size < p + page ? s->address + s->size : p + page;
 		size_t k = l->count;
 
-		if (known && !likely_touched(f, layout, i, loader))
+		if (known && !likely_touched(f, layout, i, loader) && !(library && is_strings(layout->map, s)))
 			continue;
 		if (loader && f->relocated[i]) {
 			/* ld.so relocates in the order of its relocations: of addresses */
@@ -505,14 +560,12 @@ static void move_fini(struct touch_list *l, const struct layout *layout, const s
 			add_touch(l, UINT64_MAX, UINT64_MAX, layout->address[i]);
 }
 
-/* The cold start of the traced object as it is (the trace's own first
-   touches of its code and data pages) and under the order (each touch
-   moved where the order puts what it touched, in the order the run made
-   them). */
-static void cold_starts(const struct traced_run *run, const struct layout *layout, const struct hot_order *hot,
-			struct link *link, const struct coldstart_file *file, unsigned long read_ahead_kb,
-			uint64_t page, struct coldstart_reads *now, struct coldstart_reads *ordered)
+void evaluate_cold_start(const struct traced_run *run, const struct layout *layout, const struct hot_order *hot,
+			 struct link *link, const struct coldstart_file *file, unsigned long read_ahead_kb,
+			 struct coldstart_reads *now, struct coldstart_reads *ordered)
 {
+	uint64_t page = run->trace.page_size;
+	struct coldstart_file placed;
 	const struct trace *trace = &run->trace;
 	const struct trace_object *object = run->object;
 	bool program = object == &trace->objects[0];
@@ -546,7 +599,9 @@ static void cold_starts(const struct traced_run *run, const struct layout *layou
 		else if (r->kind == 'F' || r->kind == 'O')
 			add_touch(&moved, r->time, r->sequence, layout_address(layout, at));
 		else
-			move_data_page(&moved, r, at, loader && trace_object_holds(loader, r->ip), layout, &facts, page);
+			move_data_page(&moved, r, at, loader && trace_object_holds(loader, r->ip),
+				       !trace_object_holds(object, r->ip) && !(loader && trace_object_holds(loader, r->ip)),
+				       layout, &facts, page);
 	}
 	move_fini(&moved, layout, &facts, page);
 	*now = coldstart_replay(file, program, addresses, count, read_ahead_kb);
@@ -556,7 +611,9 @@ static void cold_starts(const struct traced_run *run, const struct layout *layou
 	addresses = xmalloc((moved.count ? moved.count : 1) * sizeof(*addresses));
 	for (k = 0; k < moved.count; k++)
 		addresses[k] = moved.list[k].address;
-	*ordered = coldstart_replay(file, program, addresses, moved.count, read_ahead_kb);
+	layout_file(layout, file, &placed);
+	*ordered = coldstart_replay(&placed, program, addresses, moved.count, read_ahead_kb);
+	coldstart_file_free(&placed);
 	free(addresses);
 	free(moved.list);
 	free_facts(&facts);
@@ -605,8 +662,8 @@ static void print_row(const char *name, struct touched *tt, const struct strmap 
 }
 
 void evaluate_traces(const struct hot_order *hot, struct link *link, const struct hot_inputs *in,
-		     const struct unit_section *order, size_t order_count, uint64_t page_size,
-		     unsigned long read_ahead_kb)
+		     const struct unit_section *order, size_t order_count, size_t hot_count,
+		     const struct layout_placement *placement, uint64_t page_size, unsigned long read_ahead_kb)
 {
 	struct strmap placed_at = { 0 };
 	struct coldstart_file file;
@@ -616,13 +673,13 @@ void evaluate_traces(const struct hot_order *hot, struct link *link, const struc
 	char *why;
 	size_t t, i;
 
-	lay_out(hot, &placed_at);
-	layout_compute(&layout, &in->map, order, order_count, hot->count);
 	have_file = coldstart_file_read(&file, in->binary_path, &why) == 0;
 	if (!have_file) {
 		warn("%s: no cold-start figures: %s", in->binary_path, why);
 		free(why);
 	}
+	layout_compute(&layout, &in->map, order, order_count, hot_count, placement, have_file ? &file : NULL);
+	lay_out(hot, &layout, &placed_at);
 	printf("%-40s %14s %14s %16s %16s %10s %12s %10s %12s\n", "trace", "pages now", "pages ordered",
 	       "64K windows now", "64K windows ord.", "read now", "read ordered", "reqs now", "reqs ordered");
 	for (t = 0; t < in->count; t++) {
@@ -636,7 +693,7 @@ void evaluate_traces(const struct hot_order *hot, struct link *link, const struc
 			continue;
 		collect_touched(&tt, &run->trace, run->object, &in->map);
 		if (cold)
-			cold_starts(run, &layout, hot, link, &file, read_ahead_kb, run->trace.page_size, &now, &ordered);
+			evaluate_cold_start(run, &layout, hot, link, &file, read_ahead_kb, &now, &ordered);
 		print_row(run->path, &tt, &placed_at, page, cold ? &now : NULL, cold ? &ordered : NULL);
 		free(tt.ranges);
 		free(tt.fixed_pages);

@@ -4,16 +4,10 @@
 #ifndef DEPORDER_EVALUATE_H
 #define DEPORDER_EVALUATE_H
 
+#include "coldstart.h"
 #include "hot.h"
+#include "layout.h"
 
-/* Prints, for each trace that records pages, the code pages it touched in
-   the traced link and those it would touch with hot's sections laid out in
-   order from where .text began, the 64 KiB fault-around windows of each,
-   and the file pages and read requests of a cold start with read_ahead_kb
-   of read-ahead, of the traced link and of the link of order (order_count
-   entries, as order_compute gives them from hot), as the readahead model
-   replays the trace (coldstart.h, layout.h).  The traces and the map are
-   those hot_from_traces used; the link's relocations are loaded. */
 /* One row of --evaluate, for --stats-json. */
 struct evaluate_row {
 	char *trace;
@@ -30,8 +24,26 @@ struct evaluate_rows {
 /* evaluate_traces also records its rows into rows (NULL: not). */
 void evaluate_record_rows(struct evaluate_rows *rows);
 
+/* Prints, for each trace that records pages, the code pages it touched in
+   the traced link and those it would touch in the link of order
+   (order_count entries, as order_compute gives them from hot, the first
+   hot_count of them traced, placed as placement says: layout.h), the 64
+   KiB fault-around windows of each, and the file pages and read requests
+   of a cold start with read_ahead_kb of read-ahead, of the traced link and
+   of the link of order, as the readahead model replays the trace
+   (coldstart.h).  The traces and the map are those hot_from_traces used;
+   the link's relocations are loaded. */
 void evaluate_traces(const struct hot_order *hot, struct link *link, const struct hot_inputs *in,
-		     const struct unit_section *order, size_t order_count, uint64_t page_size,
-		     unsigned long read_ahead_kb);
+		     const struct unit_section *order, size_t order_count, size_t hot_count,
+		     const struct layout_placement *placement, uint64_t page_size, unsigned long read_ahead_kb);
+
+/* The file pages and read requests of a cold start of run's traced object
+   (its page size 4096) with read_ahead_kb of read-ahead: *now as the trace
+   touched file's pages, *ordered with each touch moved where layout puts
+   what it touched, in the order the run made them.  hot and link as for
+   evaluate_traces. */
+void evaluate_cold_start(const struct traced_run *run, const struct layout *layout, const struct hot_order *hot,
+			 struct link *link, const struct coldstart_file *file, unsigned long read_ahead_kb,
+			 struct coldstart_reads *now, struct coldstart_reads *ordered);
 
 #endif

@@ -503,6 +503,16 @@ void hot_add_data(struct hot_order *hot, struct link *link)
 	struct strmap seen = { 0 };
 	size_t i, n = hot->count, r;
 
+	/* each section once: a data object a trace named is in already */
+	for (i = 0; i < n; i++) {
+		char *key = unit_section_key(hot->sections[i].unit, hot->sections[i].section);
+		void **slot = strmap_slot(&seen, key);
+
+		if (*slot)
+			free(key);
+		else
+			*slot = key;
+	}
 	for (i = 0; i < n; i++) {
 		struct unit_section us = hot->sections[i];
 		const struct elf_section *s;
@@ -528,6 +538,9 @@ void hot_add_data(struct hot_order *hot, struct link *link)
 			*ARRAY_PUSH(hot->sections, hot->count, hot->capacity) = (struct unit_section){ tu, ts };
 		}
 	}
+	for (i = 0; i < seen.capacity; i++)
+		free((char *)seen.slots[i].key);
+	strmap_free(&seen);
 }
 
 /* The name lld knows a section by: the first function it defines. */

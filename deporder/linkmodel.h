@@ -179,14 +179,17 @@ char *unit_section_key(const struct unit *u, uint32_t section);
 
 /* The final order: the hot_count hot sections first (those traces
    touched), then the dependency order of the rest; by_section false gives
-   whole units (section 0).  *count set. */
+   whole units (section 0).  every_section (with by_section): then the
+   sections --gc-sections would drop too, in the order ld loads their
+   units, so that the order names every input section of the link.
+   *count set. */
 struct unit_section *order_compute(struct link *link, const struct unit_section *hot, size_t hot_count,
-				   bool by_section, size_t *count);
+				   bool by_section, bool every_section, size_t *count);
 
 /* The order (count entries, section 0: a whole unit; the first hot of
-   them traced) as the emitters read it, with a copy of provenance and the
-   order's names that a shared library of the link defines too.  Free it
-   with ordering_free. */
+   them traced, all at the head: head_end = hot) as the emitters read it,
+   with a copy of provenance and the order's names that a shared library
+   of the link defines too.  Free it with ordering_free. */
 struct ordering *order_record(struct link *link, const struct unit_section *order, size_t count, size_t hot,
 			      const char *provenance);
 

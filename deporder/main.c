@@ -5,6 +5,7 @@
 #include "hot.h"
 #include "linkmodel.h"
 #include "pack.h"
+#include "placement.h"
 #include "../linkscripts/emit.h"
 
 #include <errno.h>
@@ -15,14 +16,14 @@
 /* What the command line asks for, filled from the option table. */
 static struct {
 	struct cli_list seeds;
-	int granularity, format, emit, trace_order;
+	int granularity, format, emit, trace_order, placement;
 	const char *why, *out, *map, *binary, *trace_object, *stats_json;
 	bool use_cc, keep_going, no_data, evaluate, quiet;
 	char **traces;
 	double *weights, next_weight;
 	size_t trace_count;
-	unsigned long page_size, read_ahead_kb;
-	bool read_ahead_given;
+	unsigned long page_size, read_ahead_kb, placement_read_ahead_kb;
+	bool read_ahead_given, placement_read_ahead_given;
 	double min_match;
 } opt = { .next_weight = 1, .page_size = 4096, .read_ahead_kb = 128, .min_match = 0.9 };
 
@@ -31,6 +32,7 @@ static const char *const formats[] = { "list", "members", "json", NULL };
 static const char *const emit_forms[] = { "list", "gnu-ld", "gold", "lld", "mold", "lld-call-graph", NULL };
 static const enum emit_format emit_values[] = { EMIT_LIST, EMIT_GNU_LD, EMIT_GOLD, EMIT_LLD, EMIT_LLD, EMIT_CALL_GRAPH };
 static const char *const trace_orders[] = { "coverage", "first-touch", NULL };
+static const char *const placements[] = { "head", "cold-start", NULL };
 
 /* --stats-json: how each trace matched, and --evaluate's rows, written
    whole or not at all (temporary file, renamed). */
@@ -129,6 +131,18 @@ static const char *set_read_ahead(void *target, const char *value)
 	return NULL;
 }
 
+static const char *set_placement_read_ahead(void *target, const char *value)
+{
+	unsigned long n;
+
+	(void)target;
+	if (!cli_unsigned(value, &n) || n > 1048576)
+		return "is not a number of KiB from 0 to 1048576";
+	opt.placement_read_ahead_kb = n;
+	opt.placement_read_ahead_given = true;
+	return NULL;
+}
+
 static const char *set_min_match(void *target, const char *value)
 {
 	double p;
@@ -195,8 +209,20 @@ static const struct cli_option options[] = {
 	  "of a cold start now and with the order, without\n"
 	  "relinking" },
 	{ "--read-ahead-kb", 0, CLI_CALL, 0, "N",
-	  "the read-ahead of the disk for --evaluate's cold start,\n"
-	  "as /sys/block/DEV/queue/read_ahead_kb (default 128)", .set = set_read_ahead },
+	  "the read-ahead of the disk for --evaluate's cold start\n"
+	  "and --placement=cold-start, as\n"
+	  "/sys/block/DEV/queue/read_ahead_kb (default 128)", .set = set_read_ahead },
+	{ "--placement", 0, CLI_CHOICE, &opt.placement, 0,
+	  "head (default): the traced sections at the head of\n"
+	  "their output sections; cold-start: where the cold-start\n"
+	  "model of --evaluate predicts the fewest file pages read\n"
+	  "(gnu-ld: part of the traced code at the end of .text,\n"
+	  "the traced .rodata last; lld, mold: the traced code\n"
+	  "last; gold: as head)", placements },
+	{ "--placement-read-ahead-kb", 0, CLI_CALL, 0, "N",
+	  "the read-ahead --placement=cold-start places for\n"
+	  "(default: --read-ahead-kb), so that --evaluate shows\n"
+	  "what that placement reads at another", .set = set_placement_read_ahead },
 	{ "--min-match", 0, CLI_CALL, 0, "P",
 	  "refuse a trace of which less than P% matches the link\n"
 	  "(default 90): it is stale", .set = set_min_match },
@@ -296,8 +322,16 @@ static char **link_arguments(char **operands, int *count, char **ld_program)
 		cli_usage_error("--binary is for --trace");
 	if (opt.evaluate && (!opt.trace_count || opt.granularity != 1))
 		cli_usage_error("--evaluate needs --trace and --granularity=section");
-	if (opt.read_ahead_given && !opt.evaluate)
-		cli_usage_error("--read-ahead-kb is for --evaluate");
+	if (opt.read_ahead_given && !opt.evaluate && opt.placement != 1)
+		cli_usage_error("--read-ahead-kb is for --evaluate and --placement=cold-start");
+	if (opt.placement_read_ahead_given && opt.placement != 1)
+		cli_usage_error("--placement-read-ahead-kb is for --placement=cold-start");
+	if (!opt.placement_read_ahead_given)
+		opt.placement_read_ahead_kb = opt.read_ahead_kb;
+	if (opt.placement == 1 && (!opt.trace_count || opt.granularity != 1))
+		cli_usage_error("--placement=cold-start needs --trace and --granularity=section");
+	if (opt.placement == 1 && !opt.evaluate && (emit_values[opt.emit] == EMIT_LIST || emit_values[opt.emit] == EMIT_CALL_GRAPH))
+		cli_usage_error("--placement=cold-start is for --emit=gnu-ld, gold, lld or mold, and --evaluate");
 	if (!*ld_program)
 		*ld_program = xstrdup(ld && *ld ? ld : "ld");
 	return args;
@@ -374,22 +408,80 @@ static void out_complete(int status)
 		fatal("%s: cannot write: %s", opt.out, strerror(errno));
 }
 
-/* Prints the order in the form --emit names; returns the exit status. */
-static int emit(struct link *link, const struct hot_order *hot, char **args, int count, const char *ld_program)
+/* Prints the order (n entries, as order_compute gives them; NULL: the
+   order of hot) in the form --emit names, the traced code placed as
+   placement says (NULL: at the head); returns the exit status. */
+static int emit(struct link *link, const struct hot_order *hot, struct unit_section *order, size_t n,
+		const struct layout_placement *placement, const char *placement_note, char **args, int count,
+		const char *ld_program)
 {
-	bool by_section = opt.granularity == 1;
-	size_t n;
-	struct unit_section *order = order_compute(link, hot->sections, hot->count, by_section, &n);
-	char *text = provenance(hot, n, args, count);
-	struct ordering *record = order_record(link, order, n, by_section ? hot->count : count_hot_units(hot, order, n), text);
+	bool by_section = opt.granularity == 1, own = !order;
+	char *text;
+	struct ordering *record;
 	int status;
 
+	if (own)
+		order = order_compute(link, hot->sections, hot->count, by_section, false, &n);
+	text = provenance(hot, n, args, count);
+	if (placement_note)
+		append(&text, placement_note);
+	record = order_record(link, order, n, by_section ? hot->count : count_hot_units(hot, order, n), text);
+	if (placement) {
+		record->head_end = placement->head_end;
+		record->rodata = placement->rodata;
+	}
 	hot_add_edges(hot, record);
 	status = emit_order(record, emit_values[opt.emit], args, ld_program);
 	ordering_free(record);
-	free(order);
+	if (own)
+		free(order);
 	free(text);
 	return status;
+}
+
+/* --placement=cold-start: order (n entries, from hot) placed for a cold
+   start with the form --emit names (evaluate: as the GNU ld script);
+   *note a line for the order's provenance.  Returns the exit status. */
+static int place_for_cold_start(struct link *link, const struct hot_order *hot, const struct hot_inputs *traced,
+				struct unit_section *order, size_t n, char **args, const char *ld_program,
+				struct layout_placement *placement, char **note)
+{
+	static const char *const rodata_words[] = {
+		"first", "last, after the unwinding tables",
+		"alone before the data segment, the untraced .rodata and the unwinding tables after it",
+	};
+	enum emit_format form = opt.evaluate ? EMIT_GNU_LD : emit_values[opt.emit];
+	struct placement_choice choice;
+
+	*note = NULL;
+	if (form == EMIT_LLD) {
+		/* lld and mold put .rodata before the code, after the headers */
+		*placement = (struct layout_placement){ 0, ORDERING_RODATA_FIRST };
+		*note = xstrdup("; placement cold-start: the traced code at the end of .text");
+		return 0;
+	}
+	if (form == EMIT_GOLD) {
+		/* gold puts headers, code and read-only data in one segment the kernel reads forward */
+		*placement = (struct layout_placement){ hot->count, ORDERING_RODATA_FIRST };
+		*note = xstrdup("; placement cold-start: as head, for gold");
+		return 0;
+	}
+	if (placement_choose(order, n, hot->count, hot, link, traced, opt.page_size, opt.placement_read_ahead_kb,
+			     emit_can_place_rodata_apart(args, ld_program), &choice))
+		return EXIT_INPUT;
+	*placement = choice.placement;
+	fprintf(stderr, "deporder: placement for a cold start at %lu KiB of read-ahead: %llu bytes of the traced code at "
+		"the head of .text, %llu at its end, the traced .rodata %s: %llu file pages read in %llu requests "
+		"predicted, against %llu in %llu with the head placement (%zu placements compared)\n",
+		opt.placement_read_ahead_kb,
+		(unsigned long long)choice.head_bytes, (unsigned long long)choice.tail_bytes,
+		rodata_words[choice.placement.rodata],
+		(unsigned long long)choice.pages, (unsigned long long)choice.requests,
+		(unsigned long long)choice.head_pages, (unsigned long long)choice.head_requests, choice.candidates);
+	*note = xasprintf("; placement cold-start at %lu KiB: %llu bytes of the traced code at the head of .text, %llu "
+			  "at its end, the traced .rodata %s", opt.placement_read_ahead_kb, (unsigned long long)choice.head_bytes,
+			  (unsigned long long)choice.tail_bytes, rodata_words[choice.placement.rodata]);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -398,6 +490,10 @@ int main(int argc, char **argv)
 	struct link link = { 0 };
 	struct hot_order hot = { 0 };
 	struct hot_inputs traced = { 0 };
+	struct unit_section *cold_order = NULL;
+	size_t cold_count = 0;
+	struct layout_placement placement;
+	char *placement_note = NULL;
 	bool by_section;
 	char **args, *ld_program;
 	int count, status;
@@ -425,15 +521,24 @@ int main(int argc, char **argv)
 		if (opt.trace_count && hot.order_data)
 			hot_add_data(&hot, &link);
 	}
+	if (opt.evaluate || opt.placement == 1) {
+		/* the order the emitters print, the data the traced code uses included */
+		/* every section named, but for gold, which puts those its file does not name first */
+		cold_order = order_compute(&link, hot.sections, hot.count, true,
+					   opt.placement == 1 && (opt.evaluate || emit_values[opt.emit] != EMIT_GOLD), &cold_count);
+		placement = (struct layout_placement){ hot.count, ORDERING_RODATA_FIRST };
+		if (opt.placement == 1 && place_for_cold_start(&link, &hot, &traced, cold_order, cold_count, args,
+							       ld_program, &placement, &placement_note))
+			return EXIT_INPUT;
+	}
 	if (opt.evaluate) {
-		size_t n;
-		struct unit_section *order = order_compute(&link, hot.sections, hot.count, true, &n);
 		struct evaluate_rows rows = { 0 };
 
 		evaluate_record_rows(&rows);
-		/* the order the emitters print, the data the traced code uses included */
-		evaluate_traces(&hot, &link, &traced, order, n, opt.page_size, opt.read_ahead_kb);
-		free(order);
+		evaluate_traces(&hot, &link, &traced, cold_order, cold_count, hot.count, &placement, opt.page_size,
+				opt.read_ahead_kb);
+		free(cold_order);
+		free(placement_note);
 		stdout_close_or_die();
 		if (opt.stats_json)
 			write_stats_json(opt.stats_json, &hot, &rows);
@@ -448,12 +553,15 @@ int main(int argc, char **argv)
 	if (opt.why) {
 		status = order_why(&link, opt.why, by_section);
 	} else if (emit_values[opt.emit] != EMIT_LIST) {
-		status = emit(&link, &hot, args, count, ld_program);
+		status = emit(&link, &hot, cold_order, cold_count, cold_order ? &placement : NULL, placement_note, args, count,
+			      ld_program);
 	} else {
 		order_print(&link, hot.sections, hot.count, formats_by_index[opt.format], by_section);
 		status = 0;
 	}
 	stdout_close_or_die();
+	free(cold_order);
+	free(placement_note);
 	if (opt.out) {
 		/* --keep-going's result lacks the inputs that failed */
 		if (!status && link.status)

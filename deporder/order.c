@@ -232,7 +232,7 @@ char *unit_section_key(const struct unit *u, uint32_t section)
 }
 
 struct unit_section *order_compute(struct link *link, const struct unit_section *hot, size_t hot_count,
-				   bool by_section, size_t *count)
+				   bool by_section, bool every_section, size_t *count)
 {
 	struct walk w = { .link = link, .by_section = by_section };
 	struct unit_section *out = NULL;
@@ -257,6 +257,29 @@ struct unit_section *order_compute(struct link *link, const struct unit_section 
 		*slot = key;
 		*ARRAY_PUSH(out, n, capacity) = us;
 	}
+	for (i = 0; by_section && every_section && i < link->unit_count; i++) {
+		struct unit *u = link->units[i];
+		uint32_t k;
+
+		for (k = 1; u->loaded && k < u->elf.section_count; k++) {
+			char *key;
+			void **slot;
+
+			if (!sections_is_unit(u, k))
+				continue;
+			key = unit_section_key(u, k);
+			slot = strmap_slot(&placed, key);
+			if (*slot) {
+				free(key);
+				continue;
+			}
+			*slot = key;
+			*ARRAY_PUSH(out, n, capacity) = (struct unit_section){ u, k };
+		}
+	}
+	for (i = 0; i < placed.capacity; i++)
+		free((char *)placed.slots[i].key);
+	strmap_free(&placed);
 	free(w.out_unit);
 	free(w.out_section);
 	*count = n;
@@ -382,6 +405,7 @@ struct ordering *order_record(struct link *link, const struct unit_section *orde
 		free(file);
 	}
 	record->hot = hot;
+	record->head_end = hot;
 	record->provenance = xstrdup(provenance);
 	note_shared_names(record, link);
 	return record;
@@ -401,7 +425,7 @@ void order_print(struct link *link, const struct unit_section *hot, size_t hot_c
 	}
 	if (hot_count && format == FORMAT_LIST) {
 		size_t n;
-		struct unit_section *order = order_compute(link, hot, hot_count, by_section, &n);
+		struct unit_section *order = order_compute(link, hot, hot_count, by_section, false, &n);
 
 		for (i = 0; i < n; i++) {
 			if (by_section)

@@ -24,23 +24,23 @@ static void report_bound(const struct hot_order *hot, uint64_t page_size)
 		(unsigned long long)((bytes + page - 1) / page), (unsigned long long)page);
 }
 
-/* Places after pos, on pos's page, the hot sections after i that fit there
-   whole; returns where the last one ends. */
-static uint64_t fill_page(const struct hot_order *hot, size_t i, uint64_t pos, uint64_t page_size,
-			  struct unit_section *out, size_t *n, bool *placed)
+/* Places after pos, on pos's page, the code sections after i that fit
+   there whole; returns where the last one ends. */
+static uint64_t fill_page(const struct unit_section *sections, size_t count, size_t i, uint64_t pos,
+			  uint64_t page_size, struct unit_section *out, size_t *n, bool *placed)
 {
 	size_t k;
 
-	for (k = i + 1; k < hot->count; k++) {
+	for (k = i + 1; k < count; k++) {
 		const struct elf_section *f;
 		uint64_t start;
 
-		if (placed[k] || !hot_bound_for_text(&hot->sections[k]))
+		if (placed[k] || !hot_bound_for_text(&sections[k]))
 			continue;
-		f = &hot->sections[k].unit->elf.sections[hot->sections[k].section];
+		f = &sections[k].unit->elf.sections[sections[k].section];
 		start = align_up(pos, f->addralign);
 		if (start / page_size == (start + f->size - 1) / page_size && start / page_size == pos / page_size) {
-			out[(*n)++] = hot->sections[k];
+			out[(*n)++] = sections[k];
 			placed[k] = true;
 			pos = start + f->size;
 		}
@@ -48,20 +48,19 @@ static uint64_t fill_page(const struct hot_order *hot, size_t i, uint64_t pos, u
 	return pos;
 }
 
-void pack_hot(struct hot_order *hot, uint64_t page_size)
+void pack_range(struct unit_section *sections, size_t count, uint64_t start_address, uint64_t page_size)
 {
 	struct unit_section *out;
 	bool *placed;
-	uint64_t pos = hot->text_start;
+	uint64_t pos = start_address;
 	size_t i, n = 0;
 
-	report_bound(hot, page_size);
-	if (!page_size)
+	if (!page_size || !count)
 		return;
-	out = xcalloc(hot->count ? hot->count : 1, sizeof(*out));
-	placed = xcalloc(hot->count ? hot->count : 1, sizeof(bool));
-	for (i = 0; i < hot->count; i++) {
-		const struct unit_section *us = &hot->sections[i];
+	out = xcalloc(count, sizeof(*out));
+	placed = xcalloc(count, sizeof(bool));
+	for (i = 0; i < count; i++) {
+		const struct unit_section *us = &sections[i];
 		const struct elf_section *s;
 		uint64_t start;
 
@@ -75,14 +74,20 @@ void pack_hot(struct hot_order *hot, uint64_t page_size)
 		s = &us->unit->elf.sections[us->section];
 		start = align_up(pos, s->addralign);
 		if (s->size < page_size && start / page_size != (start + s->size - 1) / page_size) {
-			pos = fill_page(hot, i, pos, page_size, out, &n, placed);
+			pos = fill_page(sections, count, i, pos, page_size, out, &n, placed);
 			start = align_up(pos, s->addralign);
 		}
 		out[n++] = *us;
 		placed[i] = true;
 		pos = start + s->size;
 	}
-	memcpy(hot->sections, out, n * sizeof(*out));
+	memcpy(sections, out, n * sizeof(*out));
 	free(out);
 	free(placed);
+}
+
+void pack_hot(struct hot_order *hot, uint64_t page_size)
+{
+	report_bound(hot, page_size);
+	pack_range(hot->sections, hot->count, hot->text_start, page_size);
 }

@@ -12,4 +12,9 @@
    that fit in what is left of the page go first. */
 void pack_hot(struct hot_order *hot, uint64_t page_size);
 
+/* Packs the code sections among sections[0, count) as pack_hot does, as
+   if the first began at start_address (page_size 0: leaves them); the
+   others keep their places among them. */
+void pack_range(struct unit_section *sections, size_t count, uint64_t start_address, uint64_t page_size);
+
 #endif

@@ -200,12 +200,18 @@ static void inside_output(struct reader *r, const char *line)
 		return;
 	}
 	if (r->pending) {
-		if (address_size_file(line, &address, &size, &file)) {
+		bool taken = address_size_file(line, &address, &size, &file);
+
+		if (taken) {
 			r->file_open = true;
 			r->file_section = r->last_section = add(r->map, r->pending, r->output, address, size, file);
 		}
 		free(r->pending);
 		r->pending = NULL;
+		/* what was pending was a statement of the script ("file.o(.text.f)"
+		   of a script naming input sections): the line is the section */
+		if (!taken)
+			inside_output(r, line);
 		return;
 	}
 	if (line[0] != ' ' || line[1] == ' ' || line[1] == '*' || !line[1] || sscanf(line + 1, "%4095s", name) != 1)

@@ -5,6 +5,7 @@
 #ifndef LINKOPT_ORDERING_H
 #define LINKOPT_ORDERING_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* One ordered item: an input section of an object file or archive member,
@@ -18,6 +19,16 @@ struct ordering_entry {
 	size_t symbol_count, symbol_capacity;
 };
 
+/* Where a GNU ld script puts the traced entries of .rodata. */
+enum ordering_rodata {
+	ORDERING_RODATA_FIRST,  /* at the head of .rodata */
+	ORDERING_RODATA_LAST,   /* the unwinding tables first in the read-only data segment, then
+				   .rodata, its traced entries last, next to the data segment */
+	ORDERING_RODATA_APART,  /* alone in the read-only data segment before the data segment;
+				   the untraced .rodata (.rodata.untraced) and the unwinding tables
+				   in a read-only segment after the data segment */
+};
+
 /* Consecutive first touches of a trace: caller then callee, by symbol. */
 struct ordering_edge {
 	char *caller, *callee;
@@ -28,6 +39,10 @@ struct ordering {
 	struct ordering_entry *entries; /* first first */
 	size_t count, capacity;
 	size_t hot;             /* how many leading entries traces touched */
+	size_t head_end;        /* the traced code entries before this one go to the head of the
+				   code, those from it on to its end, after the untraced code
+				   (at least hot: all at the head) */
+	enum ordering_rodata rodata; /* GNU ld: where the traced .rodata goes */
 	char *provenance;       /* one line: what made the order, from what */
 	struct ordering_edge *edges; /* in order of first occurrence */
 	size_t edge_count, edge_capacity;

@@ -55,6 +55,9 @@ static char *output_section_body(char *script, const char *name)
 
 			while (*colon == ' ' || *colon == '\t')
 				colon++;
+			/* an address before the colon: ".lrodata ALIGN(...) + (...) :" */
+			if (*colon != ':' && *colon != '\n' && *colon != '=')
+				colon += strcspn(colon, ":;=\n");
 			if (*colon == ':') {
 				char *brace = strchr(colon, '{');
 
@@ -72,8 +75,8 @@ static char *output_section_body(char *script, const char *name)
    order names goes just before it: linkopt-prefetch.o's constructor, and
    .fini, which the default script puts after all the cold code, where it
    costs a page of its own.  At the end, not the head, so that the page
-   packing of the traced sections, computed from where .text began in the
-   traced link, still holds. */
+   packing of the traced sections, computed from where they begin, still
+   holds. */
 static void print_hot_end(const struct ordering *order)
 {
 	if (order->hot > 0) {
@@ -84,45 +87,218 @@ static void print_hot_end(const struct ordering *order)
 	printf("    PROVIDE_HIDDEN(__linkopt_hot_end = .);\n");
 }
 
-/* Around the traced code of .text (the order's hot head),
-   __linkopt_hot_start and __linkopt_hot_end mark the range that
-   linkopt-prefetch.o asks the kernel to read at start-up. */
-static void print_patterns(const struct ordering *order, const char *output)
+/* True if the entry is a code entry (whole units are code). */
+static bool is_code(const struct ordering_entry *e)
+{
+	const char *out = e->section ? emit_output_section(e->section) : ".text";
+
+	return out && !strcmp(out, ".text");
+}
+
+/* The entries [from, to) of order that go to output, as the script's
+   input-section statements. */
+static void print_entries(const struct ordering *order, size_t from, size_t to, const char *output)
 {
 	size_t i;
-	bool text = !strcmp(output, ".text");
 
-	printf("\n    /* linkopt: the ordered input sections of %s, first used first */\n", output);
-	if (text)
-		printf("    PROVIDE_HIDDEN(__linkopt_hot_start = .);\n");
-	for (i = 0; i < order->count; i++) {
+	for (i = from; i < to && i < order->count; i++) {
 		const struct ordering_entry *e = &order->entries[i];
 
-		if (text && i == order->hot)
-			print_hot_end(order);
 		if (e->section) {
 			const char *out = emit_output_section(e->section);
 
 			if (out && !strcmp(out, output))
 				printf("    %s(%s)\n", e->file, e->section);
-		} else if (text) {
+		} else if (!strcmp(output, ".text")) {
 			printf("    %s(.text .text.*)\n", e->file);
 		}
 	}
-	if (text && order->hot >= order->count)
+}
+
+/* Around the traced code of .text (the order's hot head),
+   __linkopt_hot_start and __linkopt_hot_end mark the range that
+   linkopt-prefetch.o asks the kernel to read at start-up.  When the
+   traced code is split (head_end < hot), its head part ends at
+   __linkopt_hot_head_end and its end part, after the untraced code,
+   starts at __linkopt_hot_tail_start. */
+static void print_patterns(const struct ordering *order, const char *output)
+{
+	bool text = !strcmp(output, ".text");
+	size_t hot = order->hot < order->count ? order->hot : order->count;
+	size_t head_end = order->head_end < hot ? order->head_end : hot;
+
+	if (text && head_end < hot) {
+		printf("\n    /* linkopt: the ordered input sections of %s: the traced ones first used first, "
+		       "the head of them here, the rest at the end, after the untraced ones */\n", output);
+		printf("    PROVIDE_HIDDEN(__linkopt_hot_start = .);\n");
+		print_entries(order, 0, head_end, output);
+		printf("    PROVIDE_HIDDEN(__linkopt_hot_head_end = .);\n");
+		printf("    /* linkopt: the untraced ones */\n");
+		print_entries(order, hot, order->count, output);
+		printf("    /* linkopt: the rest of the traced ones */\n");
+		printf("    PROVIDE_HIDDEN(__linkopt_hot_tail_start = .);\n");
+		print_entries(order, head_end, hot, output);
 		print_hot_end(order);
+	} else if (!strcmp(output, ".rodata") && order->rodata == ORDERING_RODATA_LAST) {
+		printf("\n    /* linkopt: the ordered input sections of %s, the traced ones last, first used "
+		       "first */\n", output);
+		print_entries(order, hot, order->count, output);
+		printf("    /* linkopt: the traced ones */\n");
+		print_entries(order, 0, hot, output);
+	} else if (!strcmp(output, ".rodata") && order->rodata == ORDERING_RODATA_APART) {
+		printf("\n    /* linkopt: the traced input sections of %s, first used first (the others in "
+		       ".rodata.untraced, after the data segment) */\n", output);
+		print_entries(order, 0, hot, output);
+	} else if (!strcmp(output, ".rodata.untraced")) {
+		printf("\n    /* linkopt: the untraced input sections of .rodata */\n");
+		print_entries(order, hot, order->count, ".rodata");
+	} else {
+		printf("\n    /* linkopt: the ordered input sections of %s, first used first */\n", output);
+		if (text)
+			printf("    PROVIDE_HIDDEN(__linkopt_hot_start = .);\n");
+		print_entries(order, 0, hot, output);
+		if (text)
+			print_hot_end(order);
+		print_entries(order, hot, order->count, output);
+	}
 	printf("    /* linkopt: end */\n   ");
+}
+
+/* The statement of output section name that starts at or after from and
+   before limit: its first byte and the byte after its line's end, or
+   false.  Statements of the form "NAME ... : ... { ... }", braces
+   balanced. */
+static bool find_statement(char *from, const char *limit, const char *name, char **start, char **end)
+{
+	size_t n = strlen(name);
+	char *line = from;
+
+	while (line && *line && line < limit) {
+		char *q = line;
+
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (!strncmp(q, name, n) && (q[n] == ' ' || q[n] == '\t' || q[n] == ':')) {
+			char *p = strchr(q, '{');
+			int depth = 0;
+
+			if (!p)
+				return false;
+			for (; *p; p++) {
+				if (*p == '{')
+					depth++;
+				else if (*p == '}' && --depth == 0)
+					break;
+			}
+			if (!*p)
+				return false;
+			p = strchr(p, '\n');
+			*start = line;
+			*end = p ? p + 1 : line + strlen(line);
+			return true;
+		}
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	return false;
+}
+
+/* The script with its read-only data segment rearranged as order->rodata
+   says (ORDERING_RODATA_FIRST: as it is).  LAST: the read-only unwinding
+   tables' statements (those between .rodata and the data segment) before
+   .rodata's, so that the traced .rodata ends the segment, next to the
+   data segment.  APART: .rodata's statement keeps no pattern (the
+   traced list alone), and a .rodata.untraced statement with its patterns,
+   then the unwinding tables' statements, go after the data segment, at
+   the ldata-segment point (where x86-64's script puts .lrodata), in a
+   read-only segment of their own.  NULL when the script lacks those
+   statements where expected. */
+static char *rearrange_rodata(const char *script, enum ordering_rodata rodata)
+{
+	static const char *const moved[] = { ".eh_frame_hdr", ".eh_frame", ".sframe", ".gcc_except_table",
+					     ".gnu_extab", ".exception_ranges", NULL };
+	char *copy = xstrdup(script), *tables, *rodata_start, *rodata_end, *limit, *out = NULL, *start, *end, *ldata,
+	     *open, *close;
+	size_t taken = 0;
+	int k;
+
+	if (rodata == ORDERING_RODATA_FIRST)
+		return copy;
+	tables = xmalloc(strlen(copy) + 1);
+	if (!find_statement(copy, copy + strlen(copy), ".rodata", &rodata_start, &rodata_end) ||
+	    !(limit = strstr(rodata_end, "DATA_SEGMENT_ALIGN")))
+		goto done;
+	for (k = 0; moved[k]; k++) {
+		if (!find_statement(rodata_end, limit, moved[k], &start, &end)) {
+			if (!k)
+				goto done;
+			continue;
+		}
+		memcpy(tables + taken, start, end - start);
+		taken += end - start;
+		memmove(start, end, strlen(end) + 1);
+		limit -= end - start;
+	}
+	tables[taken] = '\0';
+	if (rodata == ORDERING_RODATA_LAST) {
+		out = xasprintf("%.*s%s%s", (int)(rodata_start - copy), copy, tables, rodata_start);
+		goto done;
+	}
+	/* APART: the list of .rodata alone; its patterns, and the tables, after the data segment */
+	if (!(ldata = strstr(limit, "SEGMENT_START(\"ldata-segment\"")) || !(ldata = strchr(ldata, '\n')) ||
+	    !(open = memchr(rodata_start, '{', rodata_end - rodata_start)))
+		goto done;
+	for (close = rodata_end; close > open && *close != '}'; close--)
+		;
+	ldata++;
+	out = xasprintf("%.*s  .rodata         : {\n  }\n%.*s"
+			"  .rodata.untraced ALIGN(CONSTANT (MAXPAGESIZE)) + (. & (CONSTANT (MAXPAGESIZE) - 1)) :\n"
+			"  {\n   %.*s\n  }\n%s%s",
+			(int)(rodata_start - copy), copy, (int)(ldata - rodata_end), rodata_end, (int)(close - open - 1),
+			open + 1, tables, ldata);
+done:
+	free(copy);
+	free(tables);
+	return out;
+}
+
+bool emit_can_place_rodata_apart(char **ld_argv, const char *ld_program)
+{
+	char *script = default_script(ld_argv, ld_program), *placed;
+	bool can;
+
+	if (!script)
+		return false;
+	placed = rearrange_rodata(script, ORDERING_RODATA_APART);
+	can = placed != NULL;
+	free(placed);
+	free(script);
+	return can;
 }
 
 static int emit_gnu_ld(const struct ordering *order, char **ld_argv, const char *ld_program)
 {
-	static const char *const outputs[] = { ".text", ".rodata", ".data.rel.ro", ".data", ".bss", NULL };
+	static const char *const outputs[] = { ".text", ".rodata", ".data.rel.ro", ".data", ".bss", ".rodata.untraced",
+					       NULL };
 	char *script = default_script(ld_argv, ld_program), *at[8], *p;
 	int o, k;
 
 	if (!script) {
 		error("%s --verbose: cannot read the linker's default script", ld_program);
 		return EXIT_INPUT;
+	}
+	if (order->rodata != ORDERING_RODATA_FIRST) {
+		char *placed = rearrange_rodata(script, order->rodata);
+
+		free(script);
+		if (!placed) {
+			error("%s --verbose: the default script has no .rodata and .eh_frame_hdr statements before its "
+			      "data segment%s: cannot place the traced .rodata for a cold start", ld_program,
+			      order->rodata == ORDERING_RODATA_APART ? ", or no ldata-segment point after it" : "");
+			return EXIT_INPUT;
+		}
+		script = placed;
 	}
 	for (o = 0; outputs[o]; o++) {
 		at[o] = output_section_body(script, outputs[o]);
@@ -154,6 +330,29 @@ static int emit_gnu_ld(const struct ordering *order, char **ld_argv, const char 
 	return 0;
 }
 
+/* The order's entries in the order a list form names them: the traced
+   ones and the untraced ones, and when the traced code is split
+   (head_end < hot), its head, then the untraced code, then the rest of
+   the traced entries, then the untraced data. */
+static size_t *list_sequence(const struct ordering *order)
+{
+	size_t *seq = xmalloc((order->count ? order->count : 1) * sizeof(*seq)), n = 0, i;
+	size_t hot = order->hot < order->count ? order->hot : order->count;
+	size_t head_end = order->head_end < hot ? order->head_end : hot;
+
+	for (i = 0; i < head_end; i++)
+		seq[n++] = i;
+	for (i = hot; head_end < hot && i < order->count; i++)
+		if (is_code(&order->entries[i]))
+			seq[n++] = i;
+	for (i = head_end; i < hot; i++)
+		seq[n++] = i;
+	for (i = hot; i < order->count; i++)
+		if (head_end == hot || !is_code(&order->entries[i]))
+			seq[n++] = i;
+	return seq;
+}
+
 /* Each symbol once: the first entry to name it places it.  A name that a
    shared library defines too stays: lld orders this link's definition by it
    (a local one too: it looks names up among every object's locals as
@@ -161,7 +360,7 @@ static int emit_gnu_ld(const struct ordering *order, char **ld_argv, const char 
 static void emit_lld(const struct ordering *order)
 {
 	struct strmap seen = { 0 };
-	size_t i, k;
+	size_t *seq = list_sequence(order), i, k;
 
 	printf("# %s\n", order->provenance);
 	if (order->shared_name_count) {
@@ -173,7 +372,7 @@ static void emit_lld(const struct ordering *order)
 		putchar('\n');
 	}
 	for (i = 0; i < order->count; i++) {
-		const struct ordering_entry *e = &order->entries[i];
+		const struct ordering_entry *e = &order->entries[seq[i]];
 
 		for (k = 0; k < e->symbol_count; k++) {
 			void **slot = strmap_slot(&seen, e->symbols[k]);
@@ -185,6 +384,7 @@ static void emit_lld(const struct ordering *order)
 		}
 	}
 	strmap_free(&seen);
+	free(seq);
 }
 
 static void emit_call_graph(const struct ordering *order)
@@ -199,16 +399,17 @@ static void emit_call_graph(const struct ordering *order)
 static int emit_gold(const struct ordering *order)
 {
 	struct strmap seen = { 0 };
-	size_t i;
+	size_t *seq = list_sequence(order), i;
 
 	printf("# %s\n", order->provenance);
 	for (i = 0; i < order->count; i++) {
-		const char *name = order->entries[i].section;
+		const char *name = order->entries[seq[i]].section;
 		void **slot;
 
 		if (!name) {
 			error("gold orders input sections by name: use --granularity=section");
 			strmap_free(&seen);
+			free(seq);
 			return EXIT_USAGE;
 		}
 		slot = strmap_slot(&seen, name);
@@ -218,6 +419,7 @@ static int emit_gold(const struct ordering *order)
 		printf("%s\n", name);
 	}
 	strmap_free(&seen);
+	free(seq);
 	return 0;
 }
 

@@ -7,6 +7,8 @@
 
 #include "ordering.h"
 
+#include <stdbool.h>
+
 /* The input section of linkopt-prefetch.o's code, which the GNU ld script
    places inside the traced range. */
 #define EMIT_PREFETCH_SECTION ".text.linkopt_prefetch"
@@ -15,6 +17,12 @@
    in when an order names it (.text, .rodata, .data.rel.ro, .data or .bss);
    NULL for one the script does not order. */
 const char *emit_output_section(const char *name);
+
+/* True if the default script of the linker, for the options of this
+   link, lets a GNU ld script put the traced .rodata apart
+   (ORDERING_RODATA_APART): a .rodata statement before its data segment,
+   an ldata-segment point after it. */
+bool emit_can_place_rodata_apart(char **ld_argv, const char *ld_program);
 
 enum emit_format { EMIT_LIST, EMIT_GOLD, EMIT_LLD, EMIT_GNU_LD, EMIT_CALL_GRAPH };
 

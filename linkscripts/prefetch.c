@@ -1,15 +1,30 @@
 /* linkopt-prefetch.o: linked into a program or library ordered with
    deporder's GNU ld script, asks the kernel at start-up to read the traced
    (hot) code in one go (MADV_WILLNEED on __linkopt_hot_start ..
-   __linkopt_hot_end), instead of fault by fault with readahead around each.
-   Without the script's symbols it does nothing; errors are ignored: it never
-   changes what the program does. */
+   __linkopt_hot_end), instead of fault by fault with readahead around each;
+   when the script splits the traced code for a cold start, its two parts
+   (__linkopt_hot_start .. __linkopt_hot_head_end and
+   __linkopt_hot_tail_start .. __linkopt_hot_end), not the untraced code
+   between them.  Without the script's symbols it does nothing; errors are
+   ignored: it never changes what the program does. */
 #include <stdint.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 extern const char __linkopt_hot_start[] __attribute__((weak, visibility("hidden")));
 extern const char __linkopt_hot_end[] __attribute__((weak, visibility("hidden")));
+extern const char __linkopt_hot_head_end[] __attribute__((weak, visibility("hidden")));
+extern const char __linkopt_hot_tail_start[] __attribute__((weak, visibility("hidden")));
+
+/* With the constructor, in the section the script places in the traced range. */
+__attribute__((section(".text.linkopt_prefetch"))) static void prefetch(uintptr_t start, uintptr_t end, long page)
+{
+	if (!start || end <= start)
+		return;
+	start &= ~(uintptr_t)(page - 1);
+	end = (end + page - 1) & ~(uintptr_t)(page - 1);
+	(void)madvise((void *)start, end - start, MADV_WILLNEED);
+}
 
 /* In a section of its own, which deporder's GNU ld script places inside
    the traced range (linkscripts/emit.h: EMIT_PREFETCH_SECTION): it runs at
@@ -17,11 +32,15 @@ extern const char __linkopt_hot_end[] __attribute__((weak, visibility("hidden"))
 __attribute__((constructor(101), section(".text.linkopt_prefetch"))) static void linkopt_prefetch(void)
 {
 	uintptr_t start = (uintptr_t)__linkopt_hot_start, end = (uintptr_t)__linkopt_hot_end;
+	uintptr_t head_end = (uintptr_t)__linkopt_hot_head_end, tail_start = (uintptr_t)__linkopt_hot_tail_start;
 	long page = sysconf(_SC_PAGESIZE);
 
-	if (!start || end <= start || page <= 0)
+	if (page <= 0)
 		return;
-	start &= ~(uintptr_t)(page - 1);
-	end = (end + page - 1) & ~(uintptr_t)(page - 1);
-	(void)madvise((void *)start, end - start, MADV_WILLNEED);
+	if (head_end && tail_start) {
+		prefetch(start, head_end, page);
+		prefetch(tail_start, end, page);
+	} else {
+		prefetch(start, end, page);
+	}
 }
