@@ -260,7 +260,7 @@ static bool rodata_and_data(const struct coldstart_file *file, uint64_t address,
 		if (s->flags & PF_W) {
 			*data = s;
 			writable++;
-		} else if (address >= s->vaddr && address < s->vaddr + s->memsz && !(s->flags & PF_X)) {
+		} else if (address >= s->address && address < s->address + s->memory_size && !(s->flags & PF_X)) {
 			*rodata = s;
 		}
 	}
@@ -289,17 +289,17 @@ static bool place_rodata_apart(struct placing *p, const struct unit_section *ord
 	place_entries(p, order, 0, hot_count, ".rodata");
 	align_output(p, ".rodata1", first, end);
 	place_rest(p, ".rodata1");
-	l->rodata_segment = rodata->vaddr;
+	l->rodata_segment = rodata->address;
 	l->rodata_end = p->at;
-	data_address = align_up(l->rodata_end, PAGE) + data->vaddr % PAGE;
-	l->data_start = data->vaddr;
-	l->data_end = data->vaddr + data->memsz;
-	l->data_shift = data_address - data->vaddr;
-	l->data_offset = offset_for(l->rodata_end - rodata->vaddr + rodata->offset, data_address);
-	data_end = data_address + data->memsz;
+	data_address = align_up(l->rodata_end, PAGE) + data->address % PAGE;
+	l->data_start = data->address;
+	l->data_end = data->address + data->memory_size;
+	l->data_shift = data_address - data->address;
+	l->data_offset = offset_for(l->rodata_end - rodata->address + rodata->offset, data_address);
+	data_end = data_address + data->memory_size;
 	end_8 = align_up(data_end, 8);
 	l->untraced_start = align_up(end_8, PAGE) + end_8 % PAGE;
-	l->untraced_offset = offset_for(l->data_offset + data->filesz, l->untraced_start);
+	l->untraced_offset = offset_for(l->data_offset + data->file_size, l->untraced_start);
 	p->at = l->untraced_start;
 	place_entries(p, order, hot_count, count, ".rodata");
 	place_rest(p, ".rodata");
@@ -386,17 +386,17 @@ void layout_file(const struct layout *layout, const struct coldstart_file *file,
 	for (i = 0; i < file->segment_count; i++) {
 		struct elf_segment s = file->segments[i];
 
-		if (layout->apart && s.type == PT_LOAD && s.vaddr == layout->rodata_segment) {
-			s.filesz = s.memsz = layout->rodata_end - s.vaddr;
+		if (layout->apart && s.type == PT_LOAD && s.address == layout->rodata_segment) {
+			s.file_size = s.memory_size = layout->rodata_end - s.address;
 		} else if (layout->apart && s.type == PT_LOAD && (s.flags & PF_W)) {
-			old_end = s.offset + s.filesz;
-			s.vaddr += layout->data_shift;
+			old_end = s.offset + s.file_size;
+			s.address += layout->data_shift;
 			s.offset = layout->data_offset;
 			out->segments[n++] = s;
 			s = (struct elf_segment){ PT_LOAD, PF_R, layout->untraced_offset, layout->untraced_start,
 						  layout->untraced_end - layout->untraced_start,
 						  layout->untraced_end - layout->untraced_start };
-			new_end = s.offset + s.filesz;
+			new_end = s.offset + s.file_size;
 		}
 		out->segments[n++] = s;
 	}
