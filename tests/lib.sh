@@ -244,3 +244,17 @@ expect_lines() {
 	n=$(wc -l < "$1")
 	(( n == $2 )) || { cat "$1" >&2; fail "$3: expected $2 lines, got $n"; }
 }
+
+# install_copy: copies the built tree (not its caches, fuzz work or .git)
+# to ./tree, runs make install into ./dest with PREFIX /opt/linkopt,
+# removes the copy and sets P to the installed PREFIX.
+install_copy() {
+	local dest=$PWD/dest prefix=/opt/linkopt
+	mkdir tree
+	tar -C "$TOP" --exclude=./cache --exclude=./fuzz/work --exclude=./fuzz/work2 --exclude=./fuzz/build \
+		--exclude=./.git -cf - . | tar -C tree -xf - || fail "cannot copy the tree"
+	make -s -C tree install DESTDIR="$dest" PREFIX="$prefix" > install.log 2>&1 ||
+		fail "make install: $(tail -5 install.log)"
+	rm -rf tree
+	P=$dest$prefix
+}

@@ -8,13 +8,7 @@
 . "$TESTDIR/lib.sh"
 need gcc make cmake valgrind tar
 
-mkdir tree
-tar -C "$TOP" --exclude=./cache --exclude=./fuzz/work --exclude=./fuzz/build --exclude=./.git -cf - . | tar -C tree -xf - ||
-	fail "cannot copy the tree"
-dest=$PWD/dest prefix=/opt/linkopt
-make -s -C tree install DESTDIR="$dest" PREFIX="$prefix" > install.log 2>&1 || fail "make install: $(tail -5 install.log)"
-rm -rf tree
-P=$dest$prefix
+install_copy
 for f in bin/linkopt-cc bin/linkopt-startup share/linkopt/cmake/LinkoptConfig.cmake \
 	share/linkopt/cmake/LinkoptConfigVersion.cmake share/linkopt/cmake/LinkoptStartup.cmake \
 	share/man/man1/linkopt-startup.1 share/man/man1/linkopt-cc.1; do

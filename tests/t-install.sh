@@ -11,15 +11,9 @@
 need gcc pkg-config make tar valgrind
 
 # a copy of the built tree, installed, then removed
-mkdir tree
-tar -C "$TOP" --exclude=./cache --exclude=./fuzz/work --exclude=./fuzz/build --exclude=./.git -cf - . | tar -C tree -xf - ||
-	fail "cannot copy the tree"
-dest=$PWD/dest prefix=/opt/linkopt
-make -s -C tree install DESTDIR="$dest" PREFIX="$prefix" > install.log 2>&1 || fail "make install: $(tail -5 install.log)"
-rm -rf tree
-P=$dest$prefix
-[[ $(ls "$dest") = opt ]] || fail "make install wrote outside PREFIX: $(ls "$dest")"
-[[ -z $(find "$dest" -path "$P" -prune -o -type f -print) ]] || fail "files outside PREFIX: $(find "$dest" -path "$P" -prune -o -type f -print | head)"
+install_copy
+[[ $(ls "$PWD/dest") = opt ]] || fail "make install wrote outside PREFIX: $(ls "$PWD/dest")"
+[[ -z $(find "$PWD/dest" -path "$P" -prune -o -type f -print) ]] || fail "files outside PREFIX: $(find "$PWD/dest" -path "$P" -prune -o -type f -print | head)"
 for prog in deporder pagein pagein-report cygtrace-resolve likely-check pgo-run linkopt-bolt linkopt; do
 	[[ -x $P/bin/$prog ]] || fail "$prog is not installed in PREFIX/bin"
 	[[ -f $P/share/man/man1/$prog.1 ]] || fail "no man page for $prog"
