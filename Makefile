@@ -59,6 +59,10 @@ demo: all
 hostile-matrix: all
 	TOP='$(CURDIR)' tests/hostile-matrix
 
+# every build-system test in every cell: linker × with and without -j
+buildsys-matrix: all buildsys-deps
+	TOP='$(CURDIR)' tests/buildsys-matrix -o tests/buildsys-matrix.log
+
 bench-deporder: all
 	TOP='$(CURDIR)' bench/deporder/run
 
@@ -76,4 +80,4 @@ install:: all
 clean::
 	rm -f $(PROGS) $(OBJS) $(OBJS:.o=.d) .flags .deps-ok
 
-.PHONY: all build check demo hostile-matrix bench-deporder bench-pagein bench-coldstart install clean FORCE
+.PHONY: all build check demo hostile-matrix buildsys-matrix bench-deporder bench-pagein bench-coldstart install clean FORCE

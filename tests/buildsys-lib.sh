@@ -65,4 +65,27 @@ expect_fewer() {
 	else
 		((after < before)) || fail "$2: code pages $before -> $after with the order: not fewer"
 	fi
+	echo "row: $2 $before $after"
+}
+
+# The linker and the number of make or ninja jobs a test builds with:
+# DEFAULT, the test's own choice, or tests/buildsys-matrix's cell
+# (BUILDSYS_LINKER: gnu-ld, gold or lld; BUILDSYS_JOBS: 1 or 2).
+matrix_linker() { echo "${BUILDSYS_LINKER:-$1}"; }
+matrix_jobs() { echo "${BUILDSYS_JOBS:-$1}"; }
+
+# linked_by FILE LINKER: fails unless LINKER linked FILE: gold leaves its
+# note, lld its line in .comment, GNU ld neither, and its link with
+# deporder's script defines __linkopt_hot_start.
+linked_by() {
+	local gold=no lld=no
+	readelf -n "$1" 2> /dev/null | grep -q 'gold version' && gold=yes
+	readelf -p .comment "$1" 2> /dev/null | grep -q LLD && lld=yes
+	case $2 in
+	gnu-ld) [[ $gold$lld == nono ]] && nm "$1" 2> /dev/null | grep -q __linkopt_hot_start ||
+			fail "$1 is not linked by GNU ld with deporder's script (gold: $gold, lld: $lld)" ;;
+	gold) [[ $gold == yes ]] || fail "$1 was not linked by gold" ;;
+	lld) [[ $lld == yes ]] || fail "$1 was not linked by lld" ;;
+	*) fail "linked_by: no linker $2" ;;
+	esac
 }

@@ -2,14 +2,16 @@
 # linkopt-cc as configure's CC on SQLite's own autoconf tarball
 # (scripts/fetch sqlite): libsqlite3.so and the shell that loads it
 # (--disable-static-shell), built by make without -j; linkopt-startup
-# orders both, linked by lld, from one run of the shell through libtool's
-# wrapper script.  The library touches fewer code pages and the shell
+# orders both, linked by lld (tests/buildsys-matrix: any linker, with or
+# without -j), from one run of the shell through libtool's wrapper
+# script.  The library touches fewer code pages and the shell
 # prints the same.
 . "$TESTDIR/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/buildsys-lib.sh"
 need_buildsys
 need make ld.lld
+linker=$(matrix_linker lld) jobs=$(matrix_jobs 1)
 real_project sqlite
 cd sqlite
 cat > start.sql <<'EOF2'
@@ -22,16 +24,17 @@ select name from customer where city = 'city3' order by id limit 3;
 EOF2
 ./configure --disable-static --disable-static-shell CC="$LINKOPT_CC --dir=$PWD/linkopt gcc" > configure.log 2>&1 ||
 	fail "configure: $(tail -5 configure.log)"
-make > make.log 2>&1 || fail "make: $(tail -5 make.log)"
+make -j"$jobs" > make.log 2>&1 || fail "make -j$jobs: $(tail -5 make.log)"
 lib=$(cd .libs && ls libsqlite3.so.*.*.*) || fail "no libsqlite3.so built: $(ls .libs)"
 ./sqlite3 :memory: < start.sql > plain.out 2>&1 || fail "the plain shell fails: $(cat plain.out)"
 
-startup_ok startup.log --dir=linkopt --output="$lib" --output=sqlite3 --linker=lld --trace-children --report \
+startup_ok startup.log --dir=linkopt --output="$lib" --output=sqlite3 --linker="$linker" --trace-children --report \
 	-- sh -c './sqlite3 :memory: < start.sql'
 ./sqlite3 :memory: < start.sql > ordered.out 2>&1 || fail "the ordered shell fails: $(cat ordered.out)"
 expect_same plain.out ordered.out "the shell's output, plain and ordered"
 expect_fewer startup.log "$lib"
 expect_fewer startup.log sqlite3 or-equal
-readelf -p .comment ".libs/$lib" | grep -q LLD || fail "libsqlite3.so was not linked by lld"
+linked_by ".libs/$lib" "$linker"
+linked_by .libs/sqlite3 "$linker"
 cat startup.log
 exit 0

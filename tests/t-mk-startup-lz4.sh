@@ -5,9 +5,11 @@
 # (lz4 1.9.2's own program cannot load liblz4.so: it calls LZ4F_headerSize
 # and LZ4F functions for static linking only, which the library hides), and
 # programs/Makefile orders the lz4 program compressing the same file; each
-# with GNU ld, gold and lld.  Each ordered output touches fewer code pages
-# than the default link, and writes the same compressed file; lz4's own
-# make keeps the ordered outputs; make startup-check passes.
+# with GNU ld (make -j2), gold and lld (make without -j); in a cell of
+# tests/buildsys-matrix, with its linker and jobs.  Each ordered output
+# touches fewer code pages than the default link, and writes the same
+# compressed file; lz4's own make keeps the ordered outputs; make
+# startup-check passes.
 . "$TESTDIR/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 need_pagein make readelf ld.gold ld.lld
@@ -44,9 +46,12 @@ code_pages() {
 	"$TOP/pagein/pagein-report" "$1" "$2" | awk -v n="$3" '$1 == n { print $2, $3 }'
 }
 
-for linker in gnu-ld gold lld; do
+linkers=(gnu-ld gold lld)
+[[ -n ${BUILDSYS_LINKER:-} ]] && linkers=("$BUILDSYS_LINKER")
+for linker in "${linkers[@]}"; do
 	jobs=1
 	[[ $linker == gnu-ld ]] && jobs=2
+	jobs=${BUILDSYS_JOBS:-$jobs}
 	for dir in lib programs; do
 		make -C lz4/$dir -j$jobs startup STARTUP_LINKER=$linker "${flags[@]}" > $dir-$linker.out 2>&1 ||
 			fail "make -C $dir -j$jobs startup STARTUP_LINKER=$linker: $(tail -5 $dir-$linker.out)"
@@ -55,10 +60,12 @@ for linker in gnu-ld gold lld; do
 	[[ -n $before && -n $after ]] || fail "$linker: no line for liblz4.so.1 in the report"
 	((after < before)) || fail "$linker: liblz4.so's start-up code pages $before -> $after"
 	echo "liblz4.so $linker: $before -> $after"
+	echo "row: liblz4.so.1.9.2 $before $after"
 	read -r before after <<< "$(code_pages lz4/programs/lz4.trace lz4/programs/lz4.after.trace lz4.default)"
 	[[ -n $before && -n $after ]] || fail "$linker: no line for lz4 in the report"
 	((after < before)) || fail "$linker: lz4's start-up code pages $before -> $after"
 	echo "lz4 $linker: $before -> $after"
+	echo "row: lz4 $before $after"
 
 	# the same compressed file from the default and the ordered links
 	lz4/programs/lz4.default -q -f -1 sample.tar want.lz4 && lz4/programs/lz4 -q -f -1 sample.tar got.lz4 ||
