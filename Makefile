@@ -72,6 +72,9 @@ bench-pagein: all
 bench-coldstart: all
 	TOP='$(CURDIR)' bench/coldstart/run
 
+bench-pfstat: all
+	TOP='$(CURDIR)' bench/pfstat/run
+
 install:: all
 	install -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(PREFIX)/share/man/man1'
 	install -m 755 $(BIN_PROGS) '$(DESTDIR)$(BINDIR)/'
@@ -80,4 +83,4 @@ install:: all
 clean::
 	rm -f $(PROGS) $(OBJS) $(OBJS:.o=.d) .flags .deps-ok
 
-.PHONY: all build check demo hostile-matrix buildsys-matrix bench-deporder bench-pagein bench-coldstart install clean FORCE
+.PHONY: all build check demo hostile-matrix buildsys-matrix bench-deporder bench-pagein bench-coldstart bench-pfstat install clean FORCE

@@ -18,6 +18,25 @@ sqlite_build() {
 	printf '%s\n' "$out"
 }
 
+# sqlite_startup_objs: compiles SQLite 3.44.2's sqlite3.o and shell.o
+# with the start-up benchmarks' flags (-O2 -g -ffunction-sections
+# -fdata-sections) once into the git-ignored cache; prints the folder.
+SQLITE_STARTUP_FLAGS="-O2 -g -ffunction-sections -fdata-sections -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION"
+sqlite_startup_objs() {
+	local src objs
+	src=$("$TOP/scripts/fetch" sqlite) || return 1
+	objs=$TOP/cache/build/startup-objs-$(printf '%s' "$SQLITE_STARTUP_FLAGS" | md5sum | cut -c1-8)
+	if [[ ! -f $objs/sqlite3.o || ! -f $objs/shell.o ]]; then
+		mkdir -p "$objs" || return 1
+		echo "compiling SQLite ($SQLITE_STARTUP_FLAGS)" >&2
+		gcc $SQLITE_STARTUP_FLAGS -c "$src/sqlite3.c" -o "$objs/sqlite3.o.tmp" &
+		gcc $SQLITE_STARTUP_FLAGS -c "$src/shell.c" -o "$objs/shell.o.tmp" || return 1
+		wait $! || return 1
+		mv "$objs/sqlite3.o.tmp" "$objs/sqlite3.o" && mv "$objs/shell.o.tmp" "$objs/shell.o" || return 1
+	fi
+	printf '%s\n' "$objs"
+}
+
 # sqlite_workload SCALE: the benchmark SQL, SCALE thousand customers and ten
 # times as many orders: inserts, indexes, joins, aggregates, updates, string
 # and date functions, a transaction.
