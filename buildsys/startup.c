@@ -25,13 +25,29 @@
 
 static const char *const linkers[] = { "gnu-ld", "gold", "lld", "mold", NULL };
 enum { GNU_LD, GOLD, LLD, MOLD };
+static const char *const placements[] = { "head", "cold-start", NULL };
+enum { HEAD, COLD_START };
 
 static struct {
 	const char *dir;
 	struct cli_list outputs;
-	int linker;
+	int linker, placement;
+	const char *read_ahead_kb;
 	bool trace_children, report;
 } opt;
+
+static const char *set_read_ahead(void *target, const char *value)
+{
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(value, &end, 10);
+	if (*value < '1' || *value > '9' || *end || errno || n > 1048576)
+		return "not a number of KiB from 1 to 1048576";
+	*(const char **)target = value;
+	return NULL;
+}
 
 static const struct cli_option options[] = {
 	{ "--dir", 0, CLI_STRING, &opt.dir, "DIR",
@@ -43,6 +59,14 @@ static const struct cli_option options[] = {
 	  "gnu-ld (default: a linker script, and linkopt-prefetch.o),\n"
 	  "gold (--section-ordering-file), lld or mold\n(--symbol-ordering-file)",
 	  linkers },
+	{ "--placement", 0, CLI_CHOICE, &opt.placement, 0,
+	  "head (default): the traced sections first; cold-start:\n"
+	  "deporder's placement for the fewest file pages read at a\n"
+	  "cold start (deporder(1)); its own order file,\n"
+	  "DIR/NAME.LINKER.cold-start.order", placements },
+	{ "--read-ahead-kb", 0, CLI_CALL, &opt.read_ahead_kb, "N",
+	  "the disk's read-ahead --placement=cold-start places for\n"
+	  "(default 128)", .set = set_read_ahead },
 	{ "--trace-children", 0, CLI_FLAG, &opt.trace_children, 0,
 	  "trace the processes the workload starts too (a shell\n"
 	  "script, libtool's wrapper of an uninstalled program)" },
@@ -164,7 +188,8 @@ static void load_output(struct output *o, const char *dir, const char *name)
 	o->cwd = o->link.strings[1];
 	o->argv = o->link.strings + 2;
 	o->map = record_path(dir, name, "map");
-	o->order = xasprintf("%s/%s.%s.order", dir, name, linkers[opt.linker]);
+	o->order = xasprintf("%s/%s.%s%s.order", dir, name, linkers[opt.linker],
+			     opt.placement == COLD_START ? ".cold-start" : "");
 	free(path);
 }
 
@@ -332,7 +357,7 @@ static void free_traces(struct trace *traces, size_t count)
 static void order(struct output *o, const glob_t *files, const struct trace *traces)
 {
 	int n = linkcmd_count(o->argv), k = 0, i;
-	char **argv = xcalloc(n + 2 * files->gl_pathc + 16, sizeof(*argv));
+	char **argv = xcalloc(n + 2 * files->gl_pathc + 20, sizeof(*argv));
 	struct proc_request request = { .stdin_null = true, .dir = o->cwd, .argv = argv };
 	struct proc_result result;
 	size_t t, used = 0;
@@ -356,6 +381,9 @@ static void order(struct output *o, const glob_t *files, const struct trace *tra
 	argv[k++] = "--binary";
 	argv[k++] = (char *)o->path;
 	argv[k++] = xasprintf("--emit=%s", linkers[opt.linker]);
+	argv[k++] = xasprintf("--placement=%s", placements[opt.placement]);
+	if (opt.read_ahead_kb)
+		argv[k++] = xasprintf("--read-ahead-kb=%s", opt.read_ahead_kb);
 	argv[k++] = "--out";
 	argv[k++] = o->order;
 	argv[k++] = "--cc";

@@ -4,6 +4,7 @@
 #   linkopt_startup(TARGET xmlwf expat
 #                   RUN $<TARGET_FILE:xmlwf> ${CMAKE_SOURCE_DIR}/data.xml
 #                   [HOST target...] [LINKER gnu-ld|gold|lld|mold]
+#                   [PLACEMENT head|cold-start] [READ_AHEAD_KB n]
 #                   [NAME custom-target] [WORKING_DIRECTORY dir]
 #                   [TRACE_CHILDREN])
 #
@@ -33,6 +34,9 @@
 # TARGET, a shared library through a program that loads it from the build
 # tree (CMake's build RPATH does).  HOST names more targets RUN needs built.
 # TRACE_CHILDREN traces the processes RUN starts too (a script).
+# PLACEMENT cold-start places for the fewest file pages read at a cold
+# start through READ_AHEAD_KB of read-ahead (default 128), as
+# linkopt-startup --placement=cold-start does.
 
 if(CMAKE_VERSION VERSION_LESS 3.21)
   message(FATAL_ERROR "LinkoptStartup needs CMake 3.21 or later (the <LANG>_LINKER_LAUNCHER target property); "
@@ -58,7 +62,7 @@ set(LINKOPT_DIR "${CMAKE_BINARY_DIR}/linkopt" CACHE PATH
   "where linkopt-cc records the links and linkopt-startup keeps the maps, traces and orders")
 
 function(linkopt_startup)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "TRACE_CHILDREN" "LINKER;NAME;WORKING_DIRECTORY" "TARGET;RUN;HOST")
+  cmake_parse_arguments(PARSE_ARGV 0 arg "TRACE_CHILDREN" "LINKER;PLACEMENT;READ_AHEAD_KB;NAME;WORKING_DIRECTORY" "TARGET;RUN;HOST")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "linkopt_startup: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -73,6 +77,15 @@ function(linkopt_startup)
   endif()
   if(NOT arg_LINKER MATCHES "^(gnu-ld|gold|lld|mold)$")
     message(FATAL_ERROR "linkopt_startup: LINKER ${arg_LINKER}: not one of gnu-ld, gold, lld, mold")
+  endif()
+  if(NOT arg_PLACEMENT)
+    set(arg_PLACEMENT head)
+  endif()
+  if(NOT arg_PLACEMENT MATCHES "^(head|cold-start)$")
+    message(FATAL_ERROR "linkopt_startup: PLACEMENT ${arg_PLACEMENT}: not head or cold-start")
+  endif()
+  if(DEFINED arg_READ_AHEAD_KB AND NOT arg_READ_AHEAD_KB MATCHES "^[1-9][0-9]*$")
+    message(FATAL_ERROR "linkopt_startup: READ_AHEAD_KB ${arg_READ_AHEAD_KB}: not a number of KiB")
   endif()
   list(GET arg_TARGET 0 first)
   if(NOT arg_NAME)
@@ -110,7 +123,11 @@ function(linkopt_startup)
   endforeach()
 
   string(REPLACE ";" " " names "${arg_TARGET}")
-  set(command "${LINKOPT_STARTUP}" "--dir=${LINKOPT_DIR}" ${outputs} "--linker=${arg_LINKER}")
+  set(command "${LINKOPT_STARTUP}" "--dir=${LINKOPT_DIR}" ${outputs} "--linker=${arg_LINKER}"
+      "--placement=${arg_PLACEMENT}")
+  if(DEFINED arg_READ_AHEAD_KB)
+    list(APPEND command "--read-ahead-kb=${arg_READ_AHEAD_KB}")
+  endif()
   if(arg_TRACE_CHILDREN)
     list(APPEND command --trace-children)
   endif()

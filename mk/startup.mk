@@ -51,7 +51,13 @@
 #   make startup-clean    removes what these targets wrote
 #
 # STARTUP_LINKER = gnu-ld (default), gold, lld or mold: each has its own
-# order file, so switching needs no clean.  lld links with
+# order file, so switching needs no clean.  STARTUP_PLACEMENT = head
+# (default: the traced sections first) or cold-start (deporder's placement
+# for the fewest file pages read at a cold start through
+# STARTUP_READ_AHEAD_KB of read-ahead, default 128; its own order file,
+# OUT.LINKER.cold-start.order).  On a glibc of 2.36 or later,
+# STARTUP_LDFLAGS += -Wl,-z,pack-relative-relocs shrinks the relocations
+# a start-up reads too.  lld links with
 # --no-warn-symbol-ordering: the order is made from this very link, and
 # lld warns about every name that a shared library defines too (a static
 # error() beside libc's) while it orders the program's own definition.
@@ -65,6 +71,8 @@ STARTUP_CC ?= $(CC)
 STARTUP_LINKER ?= gnu-ld
 STARTUP_LDFLAGS ?= $(LDFLAGS)
 STARTUP_CHECK_TOLERANCE ?= 5
+STARTUP_PLACEMENT ?= head
+STARTUP_READ_AHEAD_KB ?=
 STARTUP_DEPORDER ?= $(firstword $(wildcard $(LINKOPT)/deporder/deporder $(LINKOPT)/bin/deporder $(LINKOPT)/../../../bin/deporder \
 	$(LINKOPT)/../deporder/deporder) deporder)
 STARTUP_PAGEIN ?= $(firstword $(wildcard $(LINKOPT)/pagein/pagein $(LINKOPT)/bin/pagein $(LINKOPT)/../../../bin/pagein \
@@ -78,6 +86,14 @@ startup_goals := $(filter startup startup-report startup-check startup-pgo,$(MAK
 
 ifeq ($(filter $(STARTUP_LINKERS),$(STARTUP_LINKER)),)
 $(error mk/startup.mk: STARTUP_LINKER = $(STARTUP_LINKER): not one of $(STARTUP_LINKERS))
+endif
+ifeq ($(filter head cold-start,$(STARTUP_PLACEMENT)),)
+$(error mk/startup.mk: STARTUP_PLACEMENT = $(STARTUP_PLACEMENT): not head or cold-start)
+endif
+ifneq ($(STARTUP_READ_AHEAD_KB),)
+ifeq ($(shell expr '$(STARTUP_READ_AHEAD_KB)' : '[1-9][0-9]*$$'),0)
+$(error mk/startup.mk: STARTUP_READ_AHEAD_KB = $(STARTUP_READ_AHEAD_KB): not a number of KiB)
+endif
 endif
 ifeq ($(filter grouped-target,$(.FEATURES)),)
 $(error mk/startup.mk: needs GNU make 4.3 or later (grouped targets); this is make $(MAKE_VERSION))
@@ -107,6 +123,14 @@ startup_inputs_of = $(wordlist 1,$(words $(startup_inputs.$1)),$2)
 # from, as make found them then; make startup-check brings nothing up to
 # date (the project's rules would relink the outputs without the order).
 startup_recorded_inputs = $(if $(wildcard $1.record),$(shell sed -n 's/^inputs //p' $1.record))
+# $(call startup_order_file,OUT): OUT's order, one per linker and placement
+startup_order_file = $1.$(STARTUP_LINKER)$(if $(filter cold-start,$(STARTUP_PLACEMENT)),.cold-start).order
+# the linker and the placement, as the record keeps them: gnu-ld, or
+# gnu-ld/cold-start
+startup_layout = $(STARTUP_LINKER)$(if $(filter cold-start,$(STARTUP_PLACEMENT)),/cold-start)
+# deporder's options for the order: its form, the placement
+startup_deporder_flags = --granularity=section --emit=$(STARTUP_LINKER) --placement=$(STARTUP_PLACEMENT) \
+	$(if $(STARTUP_READ_AHEAD_KB),--read-ahead-kb=$(STARTUP_READ_AHEAD_KB))
 startup_order_flags.gnu-ld = $(STARTUP_PREFETCH) -Wl,-T,$1
 startup_order_flags.gold = -fuse-ld=gold -Wl,--section-ordering-file,$1
 startup_order_flags.lld = -fuse-ld=lld -Wl,--symbol-ordering-file,$1 -Wl,--no-warn-symbol-ordering
@@ -167,16 +191,16 @@ $1.trace: $1.default $(startup_host.$1)
 	$$(startup_sh) trace $$(STARTUP_PAGEIN) $$@ $1.default '$(addsuffix /default,$(startup_libdir.$1))' -- \
 		$$(call startup_run,$$($(startup_run.$1)))
 
-$1.$$(STARTUP_LINKER).order: $(startup_inputs.$1) $1.trace $1.map
-	$$(STARTUP_DEPORDER) -q --granularity=section --trace $1.trace --map $1.map --emit=$$(STARTUP_LINKER) --out $$@ \
+$$(call startup_order_file,$1): $(startup_inputs.$1) $1.trace $1.map
+	$$(STARTUP_DEPORDER) -q $$(startup_deporder_flags) --trace $1.trace --map $1.map --out $$@ \
 		--cc -- $$(call startup_link,$1,$1,$$(call startup_inputs_of,$1,$$+))
 
 $1.record: private STARTUP_PROGRAM = $(abspath $(or $(startup_host.$1),$1))
-$1.record: $(startup_inputs.$1) $1.$$(STARTUP_LINKER).order startup-force | $(startup_hosts)
+$1.record: $(startup_inputs.$1) $$(call startup_order_file,$1) startup-force | $(startup_hosts)
 	$$(call startup_link,$1,$1.linkopt-tmp,$$(call startup_inputs_of,$1,$$+)) \
-		$$(call startup_order_flags.$$(STARTUP_LINKER),$1.$$(STARTUP_LINKER).order)
+		$$(call startup_order_flags.$$(STARTUP_LINKER),$$(call startup_order_file,$1))
 	$$(startup_sh) replace $1.linkopt-tmp $1 $$(call startup_inputs_of,$1,$$+)
-	$$(startup_sh) ordered $$@ $1 $$(STARTUP_LINKER) '$$(call startup_inputs_of,$1,$$+)' $$(STARTUP_REPORT) \
+	$$(startup_sh) ordered $$@ $1 $$(startup_layout) '$$(call startup_inputs_of,$1,$$+)' $$(STARTUP_REPORT) \
 		$1.default $1.trace $1.after.trace $$(STARTUP_PAGEIN) '$(addsuffix /ordered,$(startup_libdir.$1))' -- \
 		$$(call startup_run,$$($(startup_run.$1)))
 
@@ -185,15 +209,15 @@ startup-report-$1: startup-force $1.record
 
 startup-check-$1: private STARTUP_PROGRAM = $(abspath $(or $(startup_host.$1),$1))
 startup-check-$1: startup-force
-	$$(startup_sh) check-record $1.record $1 $$(STARTUP_LINKER) $1.default
-	$$(startup_sh) check-order $1 $1.check.order $1.$$(STARTUP_LINKER).order -- $$(STARTUP_DEPORDER) -q \
-		--granularity=section --trace $1.trace --map $1.map --emit=$$(STARTUP_LINKER) --out $1.check.order \
+	$$(startup_sh) check-record $1.record $1 $$(startup_layout) $1.default
+	$$(startup_sh) check-order $1 $1.check.order $$(call startup_order_file,$1) -- $$(STARTUP_DEPORDER) -q \
+		$$(startup_deporder_flags) --trace $1.trace --map $1.map --out $1.check.order \
 		--cc -- $$(call startup_link,$1,$1,$$(call startup_recorded_inputs,$1))
 	$$(startup_sh) check-pages $1.record $1 $$(STARTUP_REPORT) $$(STARTUP_CHECK_TOLERANCE) $1.check.trace \
 		$$(STARTUP_PAGEIN) '$(addsuffix /ordered,$(startup_libdir.$1))' -- $$(call startup_run,$$($(startup_run.$1)))
 
 startup-clean-$1: startup-force
-	rm -f $1.default $1.map $1.trace $(foreach l,$(STARTUP_LINKERS),$1.$l.order) $1.after.trace $1.record \
+	rm -f $1.default $1.map $1.trace $(foreach l,$(STARTUP_LINKERS),$1.$l.order $1.$l.cold-start.order) $1.after.trace $1.record \
 		$1.linkopt-tmp $1.check.order $1.check.trace $1.trace.tmp $1.after.trace.tmp $1.check.trace.tmp \
 		$1.record.tmp
 	$(if $(startup_libdir.$1),rm -rf $(startup_libdir.$1))

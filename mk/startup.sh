@@ -216,11 +216,17 @@ cmd_pgo_built() {
 
 cmd_check_record() {
 	[ $# -eq 4 ] || die "startup.sh check-record: wrong arguments"
-	local record=$1 out=$2 linker=$3 default=$4 was id want
+	local record=$1 out=$2 linker=$3 default=$4 was id want advice
 	[ -f "$record" ] || die "$out: not ordered (no $record): run make startup"
 	was=$(record_get "$record" linker)
-	[ "$was" = "$linker" ] ||
-		die "$out: ordered for $was, not $linker: make startup-check STARTUP_LINKER=$was, or make startup"
+	if [ "$was" != "$linker" ]; then
+		# LINKER or LINKER/PLACEMENT (mk/startup.mk's startup_layout)
+		case $was in
+		*/*) advice="STARTUP_LINKER=${was%/*} STARTUP_PLACEMENT=${was#*/}" ;;
+		*) case $linker in */*) advice="STARTUP_LINKER=$was STARTUP_PLACEMENT=head" ;; *) advice="STARTUP_LINKER=$was" ;; esac ;;
+		esac
+		die "$out: ordered for $was, not $linker: make startup-check $advice, or make startup"
+	fi
 	[ -f "$out" ] || die "$out: no such file: it was removed since make startup ordered it"
 	id=$(build_id "$out") want=$(record_get "$record" ordered-build-id)
 	[ "$id" = "$want" ] ||

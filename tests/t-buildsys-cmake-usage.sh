@@ -1,7 +1,8 @@
 #!/bin/bash
 # linkopt_startup() refuses at configure time what cannot be ordered, with
 # a message: a static library (never linked), a name that is no target, no
-# RUN, an unknown LINKER, a target given twice; a good call configures.
+# RUN, an unknown LINKER or PLACEMENT, a READ_AHEAD_KB that is no number,
+# a target given twice; a good call configures, its placement passed on.
 . "$TESTDIR/lib.sh"
 need cmake gcc
 printf 'int f(void) { return 0; }\n' > f.c
@@ -40,8 +41,16 @@ refused 'linkopt_startup(TARGET prog LINKER bfd RUN $<TARGET_FILE:prog>)' \
 refused 'linkopt_startup(TARGET prog RUN $<TARGET_FILE:prog>)
 linkopt_startup(TARGET prog NAME again RUN $<TARGET_FILE:prog>)' \
 	'linkopt_startup: prog is already ordered by another linkopt_startup call'
-configure 'linkopt_startup(TARGET fshared prog LINKER gold RUN $<TARGET_FILE:prog> HOST prog)'
+refused 'linkopt_startup(TARGET prog PLACEMENT tail RUN $<TARGET_FILE:prog>)' \
+	'linkopt_startup: PLACEMENT tail: not head or cold-start'
+refused 'linkopt_startup(TARGET prog PLACEMENT cold-start READ_AHEAD_KB 12x RUN $<TARGET_FILE:prog>)' \
+	'linkopt_startup: READ_AHEAD_KB 12x: not a number of KiB'
+configure 'linkopt_startup(TARGET fshared prog LINKER gold PLACEMENT cold-start READ_AHEAD_KB 64
+                RUN $<TARGET_FILE:prog> HOST prog)'
 ((STATUS == 0)) || fail "a good call was refused: $(cat err)"
+# the custom target runs linkopt-startup with that placement
+grep -rq -- '--placement=cold-start.*--read-ahead-kb=64' build/CMakeFiles build/Makefile build/build.ninja 2> /dev/null ||
+	fail "the startup target does not pass the placement on"
 grep -q '^fshared-startup:' <(cmake --build build --target help 2>&1 | sed 's/^\.\.\. //; s/ .*//; s/$/:/') ||
 	fail "no fshared-startup target: $(cmake --build build --target help 2>&1 | head)"
 exit 0
