@@ -22,12 +22,13 @@ install::
 	install -d '$(DESTDIR)$(PREFIX)/share/man/man1'
 	printf '.so man1/linkopt-startup.1\n' > '$(DESTDIR)$(PREFIX)/share/man/man1/linkopt-cc.1'
 
-# make check's build-system tests need cmake, meson and ninja, installed
-# where need-deps may install (as root); elsewhere they say they are
-# skipped and why.
+# make check's build-system tests need cmake, meson and ninja (and mold,
+# whose Debian 12 version has no ordering option, for the refusal),
+# installed where need-deps may install (as root); elsewhere they say they
+# are skipped and why.
 check: buildsys-deps
 buildsys-deps:
-	-@scripts/need-deps '$(CC)' bin:cmake=cmake bin:meson=meson bin:ninja=ninja-build
+	-@scripts/need-deps '$(CC)' bin:cmake=cmake bin:meson=meson bin:ninja=ninja-build bin:ld.mold=mold
 
 .PHONY: buildsys-deps
 

@@ -193,6 +193,33 @@ static void load_output(struct output *o, const char *dir, const char *name)
 	free(path);
 }
 
+/* Refuses, before anything runs, a linker that is not there or that has no
+   option for the order (Debian 12's mold 1.10 has no --symbol-ordering-file). */
+static void check_linker(void)
+{
+	static const char *const programs[] = { [GOLD] = "ld.gold", [LLD] = "ld.lld", [MOLD] = "ld.mold" };
+	static const char *const options[] = { [GOLD] = "--section-ordering-file", [LLD] = "--symbol-ordering-file",
+						[MOLD] = "--symbol-ordering-file" };
+	char *help_argv[] = { (char *)programs[opt.linker], "--help", NULL };
+	char *version_argv[] = { (char *)programs[opt.linker], "--version", NULL };
+	char *help, *version;
+
+	if (opt.linker == GNU_LD)
+		return;
+	if (!(help = proc_capture(help_argv, NULL)))
+		fatal("--linker=%s: cannot run %s --help: is %s installed?", linkers[opt.linker], programs[opt.linker],
+		      linkers[opt.linker]);
+	if (!strstr(help, options[opt.linker])) {
+		version = proc_capture(version_argv, NULL);
+		if (version)
+			version[strcspn(version, "\n")] = '\0';
+		fatal("--linker=%s: %s (%s) has no %s option, so it cannot link with an order: use another linker, or "
+		      "a %s that has it", linkers[opt.linker], programs[opt.linker], version ? version : "version unknown",
+		      options[opt.linker], linkers[opt.linker]);
+	}
+	free(help);
+}
+
 /* The flags that link with the order, for the chosen linker (NULL-terminated). */
 static char **order_flags(const struct output *o)
 {
@@ -530,6 +557,7 @@ int main(int argc, char **argv)
 		fatal("%s: cannot use as the folder of records: %s", opt.dir ? opt.dir : getenv("LINKOPT_DIR"),
 		      strerror(errno));
 	find_tools();
+	check_linker();
 	n = opt.outputs.count;
 	outputs = xcalloc(n, sizeof(*outputs));
 	for (i = 0; i < n; i++)

@@ -95,6 +95,23 @@ ifeq ($(shell expr '$(STARTUP_READ_AHEAD_KB)' : '[1-9][0-9]*$$'),0)
 $(error mk/startup.mk: STARTUP_READ_AHEAD_KB = $(STARTUP_READ_AHEAD_KB): not a number of KiB)
 endif
 endif
+# a linker that cannot take the order's option is refused before anything
+# runs (Debian 12's mold 1.10 has no --symbol-ordering-file)
+startup_comma := ,
+startup_linker_option.gold = --section-ordering-file
+startup_linker_option.lld = --symbol-ordering-file
+startup_linker_option.mold = --symbol-ordering-file
+ifneq ($(filter startup startup-pgo,$(MAKECMDGOALS)),)
+ifneq ($(STARTUP_LINKER),gnu-ld)
+ifeq ($(findstring $(startup_linker_option.$(STARTUP_LINKER)),$(shell ld.$(STARTUP_LINKER) --help 2> /dev/null)),)
+startup_linker_program := ld.$(STARTUP_LINKER)
+$(error mk/startup.mk: STARTUP_LINKER = $(STARTUP_LINKER): $(if $(shell command -v $(startup_linker_program)),\
+	$(startup_linker_program) ($(wordlist 1,2,$(shell $(startup_linker_program) --version 2> /dev/null))) has no \
+	$(startup_linker_option.$(STARTUP_LINKER)) option$(startup_comma) so it cannot link with an order: use another \
+	linker$(startup_comma) or a $(STARTUP_LINKER) that has it,$(startup_linker_program) is not installed))
+endif
+endif
+endif
 ifeq ($(filter grouped-target,$(.FEATURES)),)
 $(error mk/startup.mk: needs GNU make 4.3 or later (grouped targets); this is make $(MAKE_VERSION))
 endif

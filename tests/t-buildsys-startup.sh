@@ -53,8 +53,13 @@ refuse 1 'the workload printed other output with the ordered link' \
 	--dir="$dir" --output=libwork.so --trace-children --report -- sh -c './prog; date +%N'
 [[ -e $dir/libwork.so.apply ]] || fail "the order made before the report was not kept"
 rm "$dir/libwork.so.apply"
+# a linker that cannot link with an order is refused before anything runs
 if ! command -v ld.mold > /dev/null; then
-	refuse 1 'libwork.so: the link with the order \(mold\) failed' --dir="$dir" --output=libwork.so --linker=mold -- ./prog
+	refuse 1 '--linker=mold: cannot run ld.mold --help: is mold installed' --dir="$dir" --output=libwork.so --linker=mold -- ./prog
+	whole_output
+elif ! ld.mold --help | grep -q -- --symbol-ordering-file; then
+	refuse 1 '--linker=mold: ld.mold \(mold [0-9.]+.*\) has no --symbol-ordering-file option, so it cannot link with an order' \
+		--dir="$dir" --output=libwork.so --linker=mold -- ./prog
 	whole_output
 fi
 
