@@ -69,6 +69,33 @@ static bool needs_training(const struct session *s, bool *ok)
 	return train;
 }
 
+/* Refuses an instrumented build (compiled with the plain build's options)
+   that optimized nothing (-O0, or no -O): gcc uses a profile only in the
+   passes that optimize, so the optimized build would be the plain one;
+   warns about the outputs that did not. */
+static bool optimizes(const struct switches *gen)
+{
+	const char *names[3];
+	size_t n = switches_unoptimized(gen, names, 3), shown = n < 3 ? n : 3;
+	char *list;
+
+	if (n == 0)
+		return true;
+	list = xasprintf("%s%s%s%s%s%s", names[0], shown > 1 ? ", " : "", shown > 1 ? names[1] : "",
+			 shown > 2 ? ", " : "", shown > 2 ? names[2] : "", n > shown ? ", ..." : "");
+	if (n == gen->count) {
+		error("the instrumented build compiled without optimization (-O0, or no -O: %s): gcc uses a "
+		      "profile only when it optimizes, so a PGO build would run as the plain one; build at -O1 "
+		      "or more (make CFLAGS='-O2 -g', meson --buildtype=release, CMAKE_BUILD_TYPE=Release)", list);
+		free(list);
+		return false;
+	}
+	warn("%zu output%s compiled without optimization (-O0, or no -O), which the profile cannot speed up: %s",
+	     n, n == 1 ? "" : "s", list);
+	free(list);
+	return true;
+}
+
 /* The instrumented build, the training runs in a scratch folder and the
    merge of what they wrote into a new profile folder (not yet in use). */
 static bool train(struct cycle *c)
@@ -262,7 +289,7 @@ int cycle_run(const struct pgo_options *o)
 	    proc_interrupted())
 		goto out;
 	if (train_now) {
-		if (!same_options(&c, &c.gen, "instrumented build", c.s.gen_dir) ||
+		if (!same_options(&c, &c.gen, "instrumented build", c.s.gen_dir) || !optimizes(&c.gen) ||
 		    !merge_commit(&c.s, c.profile, &c.meta))
 			goto out;
 		report_step("merge", "profile installed: %s", c.profile);

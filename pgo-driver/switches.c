@@ -364,6 +364,42 @@ size_t switches_compare(const struct switches *build, const char *name, const ch
 	return differ;
 }
 
+/* True when the option line (one compile) optimizes: its last -O option,
+   if any, is not -O0. */
+static bool line_optimizes(const char *line)
+{
+	bool optimizes = false;
+	const char *w = line;
+
+	while (*w) {
+		size_t n = strcspn(w, " ");
+
+		if (n >= 2 && w[0] == '-' && w[1] == 'O')
+			optimizes = !(n == 3 && w[2] == '0');
+		w += n;
+		w += strspn(w, " ");
+	}
+	return optimizes;
+}
+
+size_t switches_unoptimized(const struct switches *s, const char **names, size_t max)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < s->count; i++) {
+		const struct switches_entry *e = &s->items[i];
+
+		for (j = 0; j < e->nlines && !line_optimizes(e->lines[j]); j++)
+			;
+		if (j < e->nlines)
+			continue;
+		if (n < max)
+			names[n] = e->key;
+		n++;
+	}
+	return n;
+}
+
 bool switches_instrumented(const char *path)
 {
 	char **lines;

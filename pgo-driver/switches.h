@@ -45,6 +45,11 @@ int switches_load(const char *path, struct switches *s, char **why);
 size_t switches_compare(const struct switches *build, const char *name, const char *dir,
 			const struct switches *plain, const char *plain_dir, size_t *compared);
 
+/* How many outputs of s compiled nothing with optimization: every compile
+   that went into it at -O0 (the last -O option, or none); names gets the
+   first max of them. */
+size_t switches_unoptimized(const struct switches *s, const char **names, size_t max);
+
 /* True when the file at path records instrumentation for profiles
    (-fprofile-generate): an object or a program of an instrumented build. */
 bool switches_instrumented(const char *path);
