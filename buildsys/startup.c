@@ -38,13 +38,10 @@ static struct {
 
 static const char *set_read_ahead(void *target, const char *value)
 {
-	char *end;
 	unsigned long n;
 
-	errno = 0;
-	n = strtoul(value, &end, 10);
-	if (*value < '1' || *value > '9' || *end || errno || n > 1048576)
-		return "not a number of KiB from 1 to 1048576";
+	if (!cli_unsigned(value, &n) || n > 1048576)
+		return "is not a number of KiB from 0 to 1048576";
 	*(const char **)target = value;
 	return NULL;
 }

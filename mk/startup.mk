@@ -91,7 +91,7 @@ ifeq ($(filter head cold-start,$(STARTUP_PLACEMENT)),)
 $(error mk/startup.mk: STARTUP_PLACEMENT = $(STARTUP_PLACEMENT): not head or cold-start)
 endif
 ifneq ($(STARTUP_READ_AHEAD_KB),)
-ifeq ($(shell expr '$(STARTUP_READ_AHEAD_KB)' : '[1-9][0-9]*$$'),0)
+ifeq ($(shell expr '$(STARTUP_READ_AHEAD_KB)' : '[0-9][0-9]*$$'),0)
 $(error mk/startup.mk: STARTUP_READ_AHEAD_KB = $(STARTUP_READ_AHEAD_KB): not a number of KiB)
 endif
 endif

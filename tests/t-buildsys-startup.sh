@@ -73,7 +73,7 @@ ls "$dir/libwork.so.traces" | wc -l > traces
 nm libwork.so | grep -q __linkopt_hot_start || fail "libwork.so is not ordered"
 
 refuse 2 "--placement: 'tail'" --dir="$dir" --output=libwork.so --placement=tail -- ./prog
-refuse 2 '--read-ahead-kb: .*not a number of KiB' --dir="$dir" --output=libwork.so --read-ahead-kb=0 -- ./prog
+refuse 2 '--read-ahead-kb: .*not a number of KiB' --dir="$dir" --output=libwork.so --read-ahead-kb=12x -- ./prog
 "$LINKOPT_STARTUP" --dir="$dir" --output=libwork.so --placement=cold-start --read-ahead-kb=64 -- ./prog > out 2> err ||
 	fail "linkopt-startup --placement=cold-start: $(tail -3 err)"
 order=$dir/libwork.so.gnu-ld.cold-start.order
