@@ -140,11 +140,12 @@ startup_inputs_of = $(wordlist 1,$(words $(startup_inputs.$1)),$2)
 # from, as make found them then; make startup-check brings nothing up to
 # date (the project's rules would relink the outputs without the order).
 startup_recorded_inputs = $(if $(wildcard $1.record),$(shell sed -n 's/^inputs //p' $1.record))
-# $(call startup_order_file,OUT): OUT's order, one per linker and placement
-startup_order_file = $1.$(STARTUP_LINKER)$(if $(filter cold-start,$(STARTUP_PLACEMENT)),.cold-start).order
 # the linker and the placement, as the record keeps them: gnu-ld, or
 # gnu-ld/cold-start
 startup_layout = $(STARTUP_LINKER)$(if $(filter cold-start,$(STARTUP_PLACEMENT)),/cold-start)
+# $(call startup_order_file,OUT): OUT's order, one per linker and placement
+# (OUT.gnu-ld.order, OUT.gnu-ld.cold-start.order)
+startup_order_file = $1.$(subst /,.,$(startup_layout)).order
 # deporder's options for the order: its form, the placement
 startup_deporder_flags = --granularity=section --emit=$(STARTUP_LINKER) --placement=$(STARTUP_PLACEMENT) \
 	$(if $(STARTUP_READ_AHEAD_KB),--read-ahead-kb=$(STARTUP_READ_AHEAD_KB))
