@@ -105,8 +105,9 @@ ifneq ($(filter startup startup-pgo,$(MAKECMDGOALS)),)
 ifneq ($(STARTUP_LINKER),gnu-ld)
 ifeq ($(findstring $(startup_linker_option.$(STARTUP_LINKER)),$(shell ld.$(STARTUP_LINKER) --help 2> /dev/null)),)
 startup_linker_program := ld.$(STARTUP_LINKER)
-$(error mk/startup.mk: STARTUP_LINKER = $(STARTUP_LINKER): $(if $(shell command -v $(startup_linker_program)),\
-	$(startup_linker_program) ($(wordlist 1,2,$(shell $(startup_linker_program) --version 2> /dev/null))) has no \
+startup_linker_version = $(wordlist 1,2,$(shell $(startup_linker_program) --version 2> /dev/null))
+$(error mk/startup.mk: STARTUP_LINKER = $(STARTUP_LINKER): $(if $(shell command -v $(startup_linker_program)),$(strip \
+	$(startup_linker_program)) ($(startup_linker_version)) has no \
 	$(startup_linker_option.$(STARTUP_LINKER)) option$(startup_comma) so it cannot link with an order: use another \
 	linker$(startup_comma) or a $(STARTUP_LINKER) that has it,$(startup_linker_program) is not installed))
 endif
