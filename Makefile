@@ -18,10 +18,10 @@ ALL_LDFLAGS += -fsanitize=address,undefined
 endif
 
 LIB_OBJS = lib/util.o lib/cli.o lib/archive.o lib/elfobj.o lib/trace.o lib/ldmap.o lib/ordering.o
-LIB_OBJS += lib/proc.o lib/linker.o lib/progress.o
+LIB_OBJS += lib/proc.o lib/linker.o lib/progress.o lib/coldstart.o lib/readahead.o
 DEPORDER_OBJS = deporder/binding.o deporder/main.o deporder/inputs.o deporder/closure.o \
 	deporder/sections.o deporder/order.o deporder/ccdriver.o deporder/hot.o deporder/pack.o \
-	deporder/evaluate.o deporder/layout.o deporder/coldstart.o deporder/readahead.o deporder/placement.o
+	deporder/evaluate.o deporder/layout.o deporder/placement.o
 # Each tool folder may add a build.mk that appends to these and adds its
 # own rules, with install:: and clean:: for its files.
 PROGS = deporder/deporder

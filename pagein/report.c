@@ -1,20 +1,40 @@
 /* pagein-report: pages touched per object (code and data), the first-touch
    timeline, and two traces side by side (before and after a relink). */
 #include "cli.h"
+#include "coldstart.h"
+#include "elfobj.h"
 #include "trace.h"
 #include "util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static const char *const formats[] = { "text", "json", NULL };
 static int format;
 static bool timeline;
+static unsigned long read_ahead_kb;
+static bool cold;
+
+static const char *set_read_ahead(void *target, const char *value)
+{
+	(void)target;
+	if (!cli_unsigned(value, &read_ahead_kb) || read_ahead_kb > 1048576)
+		return "is not a number of KiB from 0 to 1048576";
+	cold = true;
+	return NULL;
+}
 
 static const struct cli_option options[] = {
 	{ "--format", 0, CLI_CHOICE, &format, 0, "text (default) or json", formats },
 	{ "--timeline", 0, CLI_FLAG, &timeline, 0, "also every record, its address relative to its object" },
+	{ "--read-ahead-kb", 0, CLI_CALL, 0, "N",
+	  "also the file pages and read requests of a cold start of\n"
+	  "each object, with N KiB of read-ahead: deporder --evaluate's\n"
+	  "model of the kernel replayed over the trace's first touches\n"
+	  "(the object's file must be the traced one, by build-id; one\n"
+	  "trace only)", .set = set_read_ahead },
 	{ 0 }
 };
 
@@ -28,8 +48,9 @@ static const struct cli_command command = {
 		"by side (the main program of one matched with the main program of the\n"
 		"other, libraries by file name).\n",
 	.options = options,
-	.footer = "Exit status: 0 success, 1 a file is unreadable or not a pagein trace,\n"
-		  "2 wrong usage.  An incomplete trace (no '# end' line) is read with a warning.\n",
+	.footer = "Exit status: 0 success, 1 a file is unreadable or not a pagein trace (or,\n"
+		  "with --read-ahead-kb, the main program's file is not the traced one), 2 wrong\n"
+		  "usage.  An incomplete trace (no '# end' line) is read with a warning.\n",
 	.min_operands = 1,
 	.missing = "give one trace, or two to compare",
 };
@@ -39,6 +60,8 @@ static const struct cli_command command = {
 struct object_summary {
 	const struct trace_object *object;
 	size_t code, data;
+	bool cold;                   /* reads holds the cold start's model */
+	struct coldstart_reads reads;
 };
 
 struct summary {
@@ -93,6 +116,48 @@ static void summarize(const struct trace *t, struct summary *s)
 	}
 }
 
+/* The reads of a cold start of the trace's i-th object, as the kernel
+   model replays the run's first touches of its pages; false, with *why,
+   when its file cannot be read or is not the traced one (build-id). */
+static bool cold_start(const struct trace *t, size_t i, struct coldstart_reads *reads, char **why)
+{
+	const struct trace_object *o = &t->objects[i];
+	struct coldstart_file file;
+	struct elf_object elf;
+	char id[129];
+	void *data;
+	size_t size, k, n = 0, cap = 0;
+	uint64_t *addresses = NULL;
+	bool same;
+
+	if (map_file(o->path, &data, &size, why) < 0)
+		return false;
+	if (elfobj_open_linked(&elf, o->path, data, size, why) < 0) {
+		munmap(data, size);
+		return false;
+	}
+	same = elfobj_build_id(&elf, id, sizeof(id)) && !strcmp(id, o->build_id);
+	elfobj_close(&elf);
+	munmap(data, size);
+	if (!same) {
+		*why = xasprintf("%s: not the traced file (the trace has build-id %s): relinked since?", o->path,
+				 o->build_id);
+		return false;
+	}
+	if (coldstart_file_read(&file, o->path, why) < 0)
+		return false;
+	for (k = 0; k < t->event_count; k++) {
+		const struct trace_event *r = &t->events[k];
+
+		if ((r->kind == 'C' || r->kind == 'D') && trace_object_at(t, r->address, r->size) == o)
+			*ARRAY_PUSH(addresses, n, cap) = r->address - o->base;
+	}
+	*reads = coldstart_replay(&file, i == 0, addresses, n, read_ahead_kb);
+	free(addresses);
+	coldstart_file_free(&file);
+	return true;
+}
+
 static const char *base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -107,11 +172,20 @@ static void print_text(const struct summary *s, bool timeline)
 
 	printf("%s: %s (pid %ld, page size %llu)\n", t->path, t->command ? t->command : "?", t->pid,
 	       (unsigned long long)t->page_size);
-	printf("  %-56s %10s %10s\n", "object", "code pages", "data pages");
+	printf("  %-56s %10s %10s", "object", "code pages", "data pages");
+	if (cold)
+		printf("  cold start at %lu KiB: file pages read (requests)", read_ahead_kb);
+	printf("\n");
 	for (i = 0; i < t->object_count; i++) {
-		char *path = trace_quote(s->objects[i].object->path);
+		const struct object_summary *os = &s->objects[i];
+		char *path = trace_quote(os->object->path);
 
-		printf("  %-56s %10zu %10zu\n", path, s->objects[i].code, s->objects[i].data);
+		printf("  %-56s %10zu %10zu", path, os->code, os->data);
+		if (cold && os->cold)
+			printf("  %llu (%llu)", (unsigned long long)os->reads.pages, (unsigned long long)os->reads.requests);
+		else if (cold)
+			printf("  -");
+		printf("\n");
 		free(path);
 		total_code += s->objects[i].code;
 		total_data += s->objects[i].data;
@@ -159,8 +233,15 @@ static void print_json(const struct summary *s)
 		json_print_string(s->objects[i].object->path);
 		printf(", \"build_id\": ");
 		json_print_string(s->objects[i].object->build_id);
-		printf(", \"base\": %llu, \"code_pages\": %zu, \"data_pages\": %zu}",
+		printf(", \"base\": %llu, \"code_pages\": %zu, \"data_pages\": %zu",
 		       (unsigned long long)s->objects[i].object->base, s->objects[i].code, s->objects[i].data);
+		if (s->objects[i].cold)
+			printf(", \"cold_start\": {\"read_ahead_kb\": %lu, \"pages_read\": %llu, \"read_requests\": %llu}",
+			       read_ahead_kb, (unsigned long long)s->objects[i].reads.pages,
+			       (unsigned long long)s->objects[i].reads.requests);
+		else if (cold)
+			printf(", \"cold_start\": null");
+		printf("}");
 	}
 	printf("], \"other_files\": %zu, \"heap\": %zu, \"stack\": %zu, \"anonymous\": %zu, \"functions\": %zu, "
 	       "\"data_objects\": %zu, \"timeline\": [", s->other_files, s->heap, s->stack, s->anonymous, s->functions,
@@ -235,13 +316,15 @@ int main(int argc, char **argv)
 	struct trace traces[2];
 	struct summary summaries[2];
 	char **files;
-	int i, count;
+	int i, count, status = 0;
 	bool json;
 
 	progname = "pagein-report";
 	count = cli_parse(&command, argc, argv, &files);
 	if (count > 2)
 		cli_usage_error("give one trace, or two to compare");
+	if (count == 2 && cold)
+		cli_usage_error("--read-ahead-kb takes one trace");
 	for (i = 0; i < count; i++) {
 		char *why;
 
@@ -253,6 +336,25 @@ int main(int argc, char **argv)
 			warn("%s: the trace is incomplete (%s): its figures cover only part of the run", files[i],
 			     traces[i].version >= 2 ? "no '# end' line" : "its last line is cut short");
 		summarize(&traces[i], &summaries[i]);
+	}
+	if (cold) {
+		size_t k;
+
+		for (k = 0; k < traces[0].object_count; k++) {
+			char *why;
+
+			summaries[0].objects[k].cold = cold_start(&traces[0], k, &summaries[0].objects[k].reads, &why);
+			if (!summaries[0].objects[k].cold) {
+				/* the main program's figure is the one asked for */
+				if (k == 0) {
+					error("%s: no cold-start figure: %s", files[0], why);
+					status = EXIT_INPUT;
+				} else {
+					warn("%s: no cold-start figure: %s", files[0], why);
+				}
+				free(why);
+			}
+		}
 	}
 	json = format == 1;
 	if (json) {
@@ -275,5 +377,5 @@ int main(int argc, char **argv)
 		}
 	}
 	stdout_close_or_die();
-	return EXIT_OK;
+	return status ? status : EXIT_OK;
 }

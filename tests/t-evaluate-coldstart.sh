@@ -14,32 +14,6 @@
 need_pagein
 need readelf
 
-# file_pages TRACE BINARY: the pages of BINARY's file read at a cold start
-# without read-ahead, one per line.
-file_pages() {
-	local trace=$1 binary=$2 base segs a off va fsz msz p
-	base=$(base_of "$trace" "$binary")
-	[[ -n $base ]] || fail "$trace has no object line for $binary"
-	segs=$(readelf -lW "$binary" | awk '$1 == "LOAD" { print $2, $3, $5, $6 }')
-	[[ -n $segs ]] || fail "readelf finds no PT_LOAD in $binary"
-	{
-		echo 0
-		while read -r off va fsz msz; do
-			(( msz > fsz && (va + fsz) % 4096 )) && echo $(( (off + fsz) / 4096 ))
-		done <<< "$segs"
-		awk '$1 !~ /^#/ && ($3 == "C" || $3 == "D") { print $2 }' "$trace" | while read -r a; do
-			a=$(( a - base ))
-			while read -r off va fsz msz; do
-				if (( a + 4095 >= va && a < va + msz )); then
-					p=$(( a / 4096 - va / 4096 + off / 4096 ))
-					(( p < (off + fsz + 4095) / 4096 )) && echo $p
-					break
-				fi
-			done <<< "$segs"
-		done
-	} | sort -n -u
-}
-
 coldstart_program
 file_pages trace "$PWD/prog" > now.pages
 file_pages ordered.trace "$PWD/ordered" > ordered.pages
