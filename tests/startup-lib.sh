@@ -133,3 +133,18 @@ STARTUP_DSO_work_HOST = prog
 include \$(LINKOPT)/mk/startup.mk
 EOF2
 }
+
+# startup_sample: the sample program of make demo (samples/startup) built
+# in the current folder, and a Makefile that includes mk/startup.mk for
+# it: prog from startup.o and libstartup.a, its start-up run with no
+# arguments.
+startup_sample() {
+	"$TOP/samples/startup/gen" src > /dev/null && "$TOP/samples/startup/build" src . > /dev/null || fail "sample"
+	cat > Makefile <<EOF2
+LINKOPT = $TOP
+STARTUP_PROG = prog
+STARTUP_INPUTS = startup.o libstartup.a
+STARTUP_RUN = \$(STARTUP_PROGRAM)
+include \$(LINKOPT)/mk/startup.mk
+EOF2
+}

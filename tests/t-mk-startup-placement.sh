@@ -7,16 +7,10 @@
 # placement that does not exist is refused before anything runs.
 . "$TESTDIR/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
+. "$TESTDIR/startup-lib.sh"
 need_pagein make
 
-"$TOP/samples/startup/gen" src > /dev/null && "$TOP/samples/startup/build" src . > /dev/null || fail "sample"
-cat > Makefile <<EOF2
-LINKOPT = $TOP
-STARTUP_PROG = prog
-STARTUP_INPUTS = startup.o libstartup.a
-STARTUP_RUN = \$(STARTUP_PROGRAM)
-include \$(LINKOPT)/mk/startup.mk
-EOF2
+startup_sample
 make -s startup > head.out 2>&1 || fail "make startup: $(tail -5 head.out)"
 ./prog > want.out || fail "the head-ordered program fails"
 make -s startup STARTUP_PLACEMENT=cold-start STARTUP_READ_AHEAD_KB=64 > cold.out 2>&1 ||

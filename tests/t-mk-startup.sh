@@ -4,16 +4,10 @@
 # its start-up touches fewer code pages; lld's form as well.
 . "$TESTDIR/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
+. "$TESTDIR/startup-lib.sh"
 need_pagein make
 
-"$TOP/samples/startup/gen" src > /dev/null && "$TOP/samples/startup/build" src . > /dev/null || fail "sample"
-cat > Makefile <<EOF2
-LINKOPT = $TOP
-STARTUP_PROG = prog
-STARTUP_INPUTS = startup.o libstartup.a
-STARTUP_RUN = \$(STARTUP_PROGRAM)
-include \$(LINKOPT)/mk/startup.mk
-EOF2
+startup_sample
 make -s startup > make.out 2>&1 || fail "make startup: $(tail -5 make.out)"
 [[ -x prog && -x prog.default && -s prog.gnu-ld.order ]] || fail "make startup left no prog, prog.default or prog.gnu-ld.order"
 ./prog.default > want.out && ./prog > got.out && expect_same want.out got.out "the optimized program's output"

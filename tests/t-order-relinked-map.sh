@@ -6,7 +6,7 @@
 # any other, not the rest of a long name.  deporder reads the relinked
 # program's map and its trace: every record matches, and --evaluate's
 # cold start of the relink, from its own trace, is the count made from
-# the trace and readelf's program headers (t-evaluate-coldstart.sh's).
+# the trace and readelf's program headers (coldstart-lib.sh's file_pages).
 . "$TESTDIR/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/coldstart-lib.sh"
@@ -31,24 +31,7 @@ expect_grep ': [0-9]+ records of .*/ordered: [0-9]+ matched an input section of 
 # the relink's cold start as its own trace says, at no read-ahead: the
 # pages of the file its records touch, page 0 and the page where the data
 # segment meets .bss
-base=$(base_of ordered.trace "$PWD/ordered")
-segs=$(readelf -lW ordered | awk '$1 == "LOAD" { print $2, $3, $5, $6 }')
-{
-	echo 0
-	while read -r off va fsz msz; do
-		(( msz > fsz && (va + fsz) % 4096 )) && echo $(( (off + fsz) / 4096 ))
-	done <<< "$segs"
-	awk '$1 !~ /^#/ && ($3 == "C" || $3 == "D") { print $2 }' ordered.trace | while read -r a; do
-		a=$(( a - base ))
-		while read -r off va fsz msz; do
-			if (( a + 4095 >= va && a < va + msz )); then
-				p=$(( a / 4096 - va / 4096 + off / 4096 ))
-				(( p < (off + fsz + 4095) / 4096 )) && echo $p
-				break
-			fi
-		done <<< "$segs"
-	done
-} | sort -n -u > pages.txt
+file_pages ordered.trace "$PWD/ordered" > pages.txt
 read -r now < <(awk 'NR == 2 { print $6 }' out)
 [[ $now == "$(wc -l < pages.txt)" ]] ||
 	fail "--evaluate counts $now pages read for the relink's own trace, the trace touches $(wc -l < pages.txt)"
