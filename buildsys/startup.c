@@ -39,11 +39,11 @@ static struct {
 static const char *set_read_ahead(void *target, const char *value)
 {
 	unsigned long n;
+	const char *wrong = cli_read_ahead_kb(value, &n);
 
-	if (!cli_unsigned(value, &n) || n > 1048576)
-		return "is not a number of KiB from 0 to 1048576";
-	*(const char **)target = value;
-	return NULL;
+	if (!wrong)
+		*(const char **)target = value;
+	return wrong;
 }
 
 static const struct cli_option options[] = {

@@ -121,26 +121,20 @@ static const char *set_page_size(void *target, const char *value)
 
 static const char *set_read_ahead(void *target, const char *value)
 {
-	unsigned long n;
+	const char *wrong = cli_read_ahead_kb(value, &opt.read_ahead_kb);
 
 	(void)target;
-	if (!cli_unsigned(value, &n) || n > 1048576)
-		return "is not a number of KiB from 0 to 1048576";
-	opt.read_ahead_kb = n;
-	opt.read_ahead_given = true;
-	return NULL;
+	opt.read_ahead_given = !wrong;
+	return wrong;
 }
 
 static const char *set_placement_read_ahead(void *target, const char *value)
 {
-	unsigned long n;
+	const char *wrong = cli_read_ahead_kb(value, &opt.placement_read_ahead_kb);
 
 	(void)target;
-	if (!cli_unsigned(value, &n) || n > 1048576)
-		return "is not a number of KiB from 0 to 1048576";
-	opt.placement_read_ahead_kb = n;
-	opt.placement_read_ahead_given = true;
-	return NULL;
+	opt.placement_read_ahead_given = !wrong;
+	return wrong;
 }
 
 static const char *set_min_match(void *target, const char *value)

@@ -38,6 +38,13 @@ bool cli_unsigned(const char *s, unsigned long *value)
 	return !*end && !errno;
 }
 
+const char *cli_read_ahead_kb(const char *s, unsigned long *kb)
+{
+	if (!cli_unsigned(s, kb) || *kb > 1048576)
+		return "is not a number of KiB from 0 to 1048576";
+	return NULL;
+}
+
 bool cli_number(const char *s, double *value)
 {
 	char *end;

@@ -101,4 +101,9 @@ int cli_dispatch(const struct cli_program *program, int argc, char **argv);
 bool cli_unsigned(const char *s, unsigned long *value);
 bool cli_number(const char *s, double *value);
 
+/* A read-ahead in KiB, as /sys/block/DEV/queue/read_ahead_kb holds it
+   (0 to 1048576), for the options that take one: NULL with *kb set, or
+   what is wrong with s (a CLI_CALL setter's message). */
+const char *cli_read_ahead_kb(const char *s, unsigned long *kb);
+
 #endif

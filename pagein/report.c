@@ -19,11 +19,11 @@ static bool cold;
 
 static const char *set_read_ahead(void *target, const char *value)
 {
+	const char *wrong = cli_read_ahead_kb(value, &read_ahead_kb);
+
 	(void)target;
-	if (!cli_unsigned(value, &read_ahead_kb) || read_ahead_kb > 1048576)
-		return "is not a number of KiB from 0 to 1048576";
-	cold = true;
-	return NULL;
+	cold = !wrong;
+	return wrong;
 }
 
 static const struct cli_option options[] = {
