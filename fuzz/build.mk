@@ -53,7 +53,7 @@ fuzz-deps:
 	-@$(MAKE) -s fuzz/build/.deps-ok
 
 fuzz: all fuzz-build
-	FUZZ_SECONDS='$(FUZZ_SECONDS)' TOP='$(CURDIR)' fuzz/run $(FUZZ_HARNESSES)
+	FUZZ_SECONDS='$(FUZZ_SECONDS)' FUZZ_RECORD='$(CURDIR)/fuzz/history.tsv' TOP='$(CURDIR)' fuzz/run $(FUZZ_HARNESSES)
 
 clean::
 	rm -rf fuzz/build

@@ -3,8 +3,9 @@
 # seeds (made from real files by fuzz/seeds), the regression inputs of
 # tests/fuzz-inputs/ (every crash fuzzing found) and what it makes of them
 # in a few seconds, without a memory error, undefined behaviour, leak,
-# broken invariant, timeout or running out of memory.  Skipped without
-# clang's libFuzzer.
+# broken invariant, timeout or running out of memory.  Each harness's run
+# is one line of the work folder's history and of FUZZ_RECORD, which
+# fuzz/table sums.  Skipped without clang's libFuzzer.
 . "$TESTDIR/lib.sh"
 FUZZ_CC=${FUZZ_CC:-clang}
 need "$FUZZ_CC"
@@ -25,7 +26,8 @@ env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$TOP" FUZZ_CC="$FUZZ_CC" fuz
 }
 
 status=0
-FUZZ_SECONDS=${FUZZ_SMOKE_SECONDS:-3} FUZZ_FORK=0 FUZZ_WORK=$PWD/work "$TOP/fuzz/run" > run.out 2>&1 || status=$?
+FUZZ_SECONDS=${FUZZ_SMOKE_SECONDS:-3} FUZZ_FORK=0 FUZZ_WORK=$PWD/work FUZZ_RECORD=$PWD/record.tsv "$TOP/fuzz/run" \
+	> run.out 2>&1 || status=$?
 cat run.out
 expect_no_grep 'no seed for' run.out "fuzz/seeds"
 regressions=$(find "$TESTDIR/fuzz-inputs" -type f | wc -l)
@@ -43,4 +45,12 @@ if (( status != 0 )); then
 	done
 	fail "a fuzz harness crashed, leaked, hung or ran out of memory (exit status $status)"
 fi
+expect_same work/history.tsv record.tsv "FUZZ_RECORD against the work folder's history"
+"$TOP/fuzz/table" record.tsv > table.out || fail "fuzz/table on the record: $(cat table.out)"
+harnesses=$(sed -n 's/^ALL="\(.*\)"$/\1/p' "$TOP/fuzz/run")
+for h in $harnesses; do
+	runs=$(awk -F '\t' -v h="$h" '$2 == h { n++ } END { print n + 0 }' record.tsv)
+	((runs == 1)) || fail "the record holds $runs runs of $h, not 1"
+	expect_grep "^\\| $h \\| [^|]* \\| [1-9][0-9]* \\| 1 \\| " table.out "fuzz/table's row for $h"
+done
 exit 0
