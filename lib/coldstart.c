@@ -26,6 +26,8 @@ int coldstart_file_read(struct coldstart_file *file, const char *path, char **wh
 	}
 	file->size = size;
 	file->position_independent = elf.type == ET_DYN;
+	if (!elfobj_build_id(&elf, file->build_id, sizeof(file->build_id)))
+		file->build_id[0] = 0;
 	file->segments = elfobj_segments(&elf, &file->segment_count, &file->table_offset, &file->table_size, why);
 	elfobj_close(&elf);
 	munmap(data, size);
@@ -40,12 +42,12 @@ void coldstart_file_free(struct coldstart_file *file)
 	memset(file, 0, sizeof(*file));
 }
 
-struct coldstart_reads coldstart_replay(const struct coldstart_file *file, bool program, const uint64_t *addresses,
-					size_t count, unsigned long read_ahead_kb)
+static struct coldstart_reads replay(const struct coldstart_file *file, bool program, const uint64_t *addresses,
+				     size_t count, unsigned long read_ahead_kb, bool list)
 {
 	struct readahead_vma *vmas = xcalloc(file->segment_count ? file->segment_count : 1, sizeof(*vmas));
 	const struct elf_segment **of_vma = xcalloc(file->segment_count ? file->segment_count : 1, sizeof(*of_vma));
-	struct coldstart_reads reads;
+	struct coldstart_reads reads = { 0 };
 	struct readahead *ra;
 	size_t n = 0, i, v;
 
@@ -92,8 +94,27 @@ struct coldstart_reads coldstart_replay(const struct coldstart_file *file, bool 
 	}
 	reads.pages = readahead_pages_read(ra);
 	reads.requests = readahead_requests(ra);
+	if (list) {
+		size_t n;
+		const struct readahead_request *made = readahead_request_list(ra, &n);
+
+		reads.list = xmalloc((n ? n : 1) * sizeof(*reads.list));
+		memcpy(reads.list, made, n * sizeof(*made));
+	}
 	readahead_free(ra);
 	free(vmas);
 	free(of_vma);
 	return reads;
+}
+
+struct coldstart_reads coldstart_replay(const struct coldstart_file *file, bool program, const uint64_t *addresses,
+					size_t count, unsigned long read_ahead_kb)
+{
+	return replay(file, program, addresses, count, read_ahead_kb, false);
+}
+
+struct coldstart_reads coldstart_replay_requests(const struct coldstart_file *file, bool program,
+						 const uint64_t *addresses, size_t count, unsigned long read_ahead_kb)
+{
+	return replay(file, program, addresses, count, read_ahead_kb, true);
 }

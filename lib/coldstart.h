@@ -10,6 +10,7 @@
 #define DEPORDER_COLDSTART_H
 
 #include "elfobj.h"
+#include "readahead.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -22,6 +23,7 @@ struct coldstart_file {
 	size_t segment_count;
 	uint64_t table_offset, table_size; /* the program headers */
 	bool position_independent;         /* ET_DYN: a PIE or a shared library */
+	char build_id[129];                /* its GNU build-id in hex, "" when it has none */
 };
 
 /* Reads the program headers of the file at path; returns 0, or -1 with
@@ -34,6 +36,8 @@ void coldstart_file_free(struct coldstart_file *file);
 struct coldstart_reads {
 	uint64_t pages;          /* of the file, read into the page cache */
 	uint64_t requests;       /* read requests: runs of pages read at once */
+	struct readahead_request *list; /* coldstart_replay_requests': each request, in order
+					   (requests of them; the caller frees it) */
 };
 
 /* A cold start of file (program: started by execve, else loaded by ld.so)
@@ -42,5 +46,9 @@ struct coldstart_reads {
    read-ahead. */
 struct coldstart_reads coldstart_replay(const struct coldstart_file *file, bool program, const uint64_t *addresses,
 					size_t count, unsigned long read_ahead_kb);
+
+/* The same, with the list of the requests and what made each. */
+struct coldstart_reads coldstart_replay_requests(const struct coldstart_file *file, bool program,
+						 const uint64_t *addresses, size_t count, unsigned long read_ahead_kb);
 
 #endif

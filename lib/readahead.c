@@ -26,6 +26,11 @@ struct readahead {
 	int64_t prev_pos;
 	unsigned int mmap_miss;
 	uint64_t batch;             /* pages read_pages would submit now */
+	uint64_t batch_first;       /* the first of them */
+	enum readahead_cause cause; /* what the pages read now are read for */
+	uint64_t cause_page;
+	struct readahead_request *log;
+	size_t log_count, log_capacity;
 	uint64_t pages_read, requests;
 };
 
@@ -67,6 +72,7 @@ void readahead_free(struct readahead *ra)
 	free(ra->folio);
 	free(ra->order);
 	free(ra->marked);
+	free(ra->log);
 	free(ra);
 }
 
@@ -104,6 +110,8 @@ static void read_pages(struct readahead *ra)
 		return;
 	ra->requests++;
 	ra->pages_read += ra->batch;
+	*ARRAY_PUSH(ra->log, ra->log_count, ra->log_capacity) =
+		(struct readahead_request){ ra->batch_first, ra->batch, ra->cause, ra->cause_page };
 	ra->batch = 0;
 }
 
@@ -115,6 +123,8 @@ static bool add_folio(struct readahead *ra, uint64_t index, unsigned int order, 
 	for (q = index; q < index + n; q++)
 		if (q >= ra->pages || ra->folio[q] != NO_FOLIO)
 			return false;
+	if (!ra->batch)
+		ra->batch_first = index;
 	for (q = index; q < index + n; q++)
 		ra->folio[q] = index;
 	ra->order[index] = order;
@@ -295,6 +305,8 @@ static void async_read_ahead(struct readahead *ra, uint64_t index, uint64_t foli
 	if (!ra->ra_pages)
 		return;
 	ra->marked[folio] = false;
+	ra->cause = READAHEAD_MARKED;
+	ra->cause_page = index;
 	if (count > max)
 		max = count;
 	expected = (ra->start + ra->size - ra->async_size) & ~(((uint64_t)1 << ra->order[folio]) - 1);
@@ -331,6 +343,8 @@ void readahead_read(struct readahead *ra, uint64_t offset, uint64_t count)
 	while (index < last) {
 		uint64_t folio = NO_FOLIO;
 
+		ra->cause = READAHEAD_READ;
+		ra->cause_page = index;
 		if (!present(ra, index))
 			sync_read_ahead(ra, index, last - index);
 		if (!present(ra, index) && add_folio(ra, index, 0, false))
@@ -402,6 +416,8 @@ static bool file_fault(struct readahead *ra, size_t vma, uint64_t page)
 		if (ra->mmap_miss < MMAP_LOTSAMISS * 10)
 			ra->mmap_miss++;
 		if (ra->mmap_miss <= MMAP_LOTSAMISS) {
+			ra->cause = v->exec ? READAHEAD_FAULT_CODE : READAHEAD_FAULT;
+			ra->cause_page = page;
 			if (v->exec) {
 				/* code is read forward from the fault, inside its mapping */
 				uint64_t end = page + ra->ra_pages;
@@ -421,6 +437,8 @@ static bool file_fault(struct readahead *ra, size_t vma, uint64_t page)
 		}
 	}
 	/* no read-ahead (or none that reached the page): the page alone */
+	ra->cause = READAHEAD_ALONE;
+	ra->cause_page = page;
 	if (!present(ra, page) && add_folio(ra, page, 0, false))
 		read_pages(ra);
 	return true;
@@ -455,6 +473,24 @@ uint64_t readahead_pages_read(const struct readahead *ra)
 uint64_t readahead_requests(const struct readahead *ra)
 {
 	return ra->requests;
+}
+
+const struct readahead_request *readahead_request_list(const struct readahead *ra, size_t *count)
+{
+	*count = ra->log_count;
+	return ra->log;
+}
+
+const char *readahead_cause_name(enum readahead_cause cause)
+{
+	switch (cause) {
+	case READAHEAD_READ: return "read";
+	case READAHEAD_FAULT: return "fault";
+	case READAHEAD_FAULT_CODE: return "code-fault";
+	case READAHEAD_MARKED: return "marked";
+	case READAHEAD_ALONE: return "alone";
+	}
+	return "?";
 }
 
 bool readahead_cached(const struct readahead *ra, uint64_t page)

@@ -37,6 +37,22 @@ struct readahead_vma {
 
 struct readahead;
 
+/* Why a request was made. */
+enum readahead_cause {
+	READAHEAD_READ,        /* a read(2) of the page (execve's, ld.so's) */
+	READAHEAD_FAULT,       /* a fault on the page, not cached: the window around it */
+	READAHEAD_FAULT_CODE,  /* the same in an executable mapping: the window from it on */
+	READAHEAD_MARKED,      /* the page was reached, cached and marked: the next window */
+	READAHEAD_ALONE,       /* a fault read the page alone (mmap_miss, or no read-ahead) */
+};
+
+/* One read request: pages first to first + pages - 1, for cause at page. */
+struct readahead_request {
+	uint64_t first, pages;
+	enum readahead_cause cause;
+	uint64_t page;
+};
+
 /* A file of file_pages pages, none cached, read with read_ahead_pages of
    read-ahead (read_ahead_kb / 4), mapped by vmas (copied). */
 struct readahead *readahead_new(uint64_t file_pages, unsigned long read_ahead_pages, const struct readahead_vma *vmas,
@@ -56,6 +72,13 @@ uint64_t readahead_pages_read(const struct readahead *ra);
 
 /* Read requests made so far (runs of contiguous pages read at once). */
 uint64_t readahead_requests(const struct readahead *ra);
+
+/* The requests made so far, in order (*count of them; valid until the
+   next call on ra). */
+const struct readahead_request *readahead_request_list(const struct readahead *ra, size_t *count);
+
+/* The cause's name: read, fault, code-fault, marked, alone. */
+const char *readahead_cause_name(enum readahead_cause cause);
 
 /* True if the page has been read (is in the page cache). */
 bool readahead_cached(const struct readahead *ra, uint64_t page);

@@ -14,6 +14,7 @@
 static const char *const formats[] = { "text", "json", NULL };
 static int format;
 static bool timeline;
+static bool read_requests;
 static unsigned long read_ahead_kb;
 static bool cold;
 
@@ -35,6 +36,10 @@ static const struct cli_option options[] = {
 	  "model of the kernel replayed over the trace's first touches\n"
 	  "(the object's file must be the traced one, by build-id; one\n"
 	  "trace only)", .set = set_read_ahead },
+	{ "--read-requests", 0, CLI_FLAG, &read_requests, 0,
+	  "with --read-ahead-kb, also each read request of the model:\n"
+	  "the pages it reads and what made it (a read(2), a fault and\n"
+	  "its window, a marked page reached and the next window)" },
 	{ 0 }
 };
 
@@ -123,36 +128,25 @@ static bool cold_start(const struct trace *t, size_t i, struct coldstart_reads *
 {
 	const struct trace_object *o = &t->objects[i];
 	struct coldstart_file file;
-	struct elf_object elf;
-	char id[129];
-	void *data;
-	size_t size, k, n = 0, cap = 0;
+	size_t k, n = 0, cap = 0;
 	uint64_t *addresses = NULL;
-	bool same;
 
-	if (map_file(o->path, &data, &size, why) < 0)
-		return false;
-	if (elfobj_open_linked(&elf, o->path, data, size, why) < 0) {
-		munmap(data, size);
-		return false;
-	}
-	same = elfobj_build_id(&elf, id, sizeof(id)) && !strcmp(id, o->build_id);
-	elfobj_close(&elf);
-	munmap(data, size);
-	if (!same) {
-		*why = xasprintf("%s: not the traced file (the trace has build-id %s): relinked since?", o->path,
-				 o->build_id);
-		return false;
-	}
 	if (coldstart_file_read(&file, o->path, why) < 0)
 		return false;
+	if (strcmp(file.build_id, o->build_id)) {
+		*why = xasprintf("%s: not the traced file (the trace has build-id %s, the file %s): relinked since?",
+				 o->path, o->build_id, file.build_id[0] ? file.build_id : "none");
+		coldstart_file_free(&file);
+		return false;
+	}
 	for (k = 0; k < t->event_count; k++) {
 		const struct trace_event *r = &t->events[k];
 
 		if ((r->kind == 'C' || r->kind == 'D') && trace_object_at(t, r->address, r->size) == o)
 			*ARRAY_PUSH(addresses, n, cap) = r->address - o->base;
 	}
-	*reads = coldstart_replay(&file, i == 0, addresses, n, read_ahead_kb);
+	*reads = (read_requests ? coldstart_replay_requests : coldstart_replay)(&file, i == 0, addresses, n,
+										  read_ahead_kb);
 	free(addresses);
 	coldstart_file_free(&file);
 	return true;
@@ -163,6 +157,48 @@ static const char *base_name(const char *path)
 	const char *slash = strrchr(path, '/');
 
 	return slash ? slash + 1 : path;
+}
+
+/* What made a request, in words. */
+static void print_cause(const struct readahead_request *q)
+{
+	unsigned long long p = q->page;
+
+	switch (q->cause) {
+	case READAHEAD_READ: printf("read(2) at page %llu", p); break;
+	case READAHEAD_FAULT: printf("fault on page %llu: the window around it", p); break;
+	case READAHEAD_FAULT_CODE: printf("fault on page %llu, code: the window from it on", p); break;
+	case READAHEAD_MARKED: printf("page %llu reached, marked: the next window", p); break;
+	case READAHEAD_ALONE: printf("fault on page %llu: the page alone", p); break;
+	}
+}
+
+/* Each object's read requests, as the model made them. */
+static void print_requests(const struct summary *s)
+{
+	size_t i, k;
+
+	for (i = 0; i < s->trace->object_count; i++) {
+		const struct object_summary *os = &s->objects[i];
+		char *path;
+
+		if (!os->cold)
+			continue;
+		path = trace_quote(os->object->path);
+		printf("  read requests of a cold start of %s at %lu KiB: %llu file pages in %llu:\n", path, read_ahead_kb,
+		       (unsigned long long)os->reads.pages, (unsigned long long)os->reads.requests);
+		for (k = 0; k < os->reads.requests; k++) {
+			const struct readahead_request *q = &os->reads.list[k];
+			char *range = xasprintf("%llu-%llu", (unsigned long long)q->first,
+						(unsigned long long)(q->first + q->pages - 1));
+
+			printf("    pages %-13s %5llu  ", range, (unsigned long long)q->pages);
+			print_cause(q);
+			printf("\n");
+			free(range);
+		}
+		free(path);
+	}
 }
 
 static void print_text(const struct summary *s, bool timeline)
@@ -198,6 +234,8 @@ static void print_text(const struct summary *s, bool timeline)
 	for (i = 0; i < TIMELINE_STEPS; i++)
 		printf(" %zu%%:%zu", (i + 1) * 10, s->timeline[i]);
 	printf("\n");
+	if (cold && read_requests)
+		print_requests(s);
 	if (!timeline)
 		return;
 	printf("  %8s %12s %s %-32s %s\n", "seq", "time", "k", "object+offset", "symbol");
@@ -235,10 +273,24 @@ static void print_json(const struct summary *s)
 		json_print_string(s->objects[i].object->build_id);
 		printf(", \"base\": %llu, \"code_pages\": %zu, \"data_pages\": %zu",
 		       (unsigned long long)s->objects[i].object->base, s->objects[i].code, s->objects[i].data);
-		if (s->objects[i].cold)
-			printf(", \"cold_start\": {\"read_ahead_kb\": %lu, \"pages_read\": %llu, \"read_requests\": %llu}",
-			       read_ahead_kb, (unsigned long long)s->objects[i].reads.pages,
-			       (unsigned long long)s->objects[i].reads.requests);
+		if (s->objects[i].cold) {
+			const struct coldstart_reads *reads = &s->objects[i].reads;
+			size_t k;
+
+			printf(", \"cold_start\": {\"read_ahead_kb\": %lu, \"pages_read\": %llu, \"read_requests\": %llu",
+			       read_ahead_kb, (unsigned long long)reads->pages, (unsigned long long)reads->requests);
+			if (read_requests) {
+				printf(", \"requests\": [");
+				for (k = 0; k < reads->requests; k++)
+					printf("%s{\"first_page\": %llu, \"pages\": %llu, \"cause\": \"%s\", \"page\": %llu}",
+					       k ? ", " : "", (unsigned long long)reads->list[k].first,
+					       (unsigned long long)reads->list[k].pages,
+					       readahead_cause_name(reads->list[k].cause),
+					       (unsigned long long)reads->list[k].page);
+				printf("]");
+			}
+			printf("}");
+		}
 		else if (cold)
 			printf(", \"cold_start\": null");
 		printf("}");
@@ -325,6 +377,8 @@ int main(int argc, char **argv)
 		cli_usage_error("give one trace, or two to compare");
 	if (count == 2 && cold)
 		cli_usage_error("--read-ahead-kb takes one trace");
+	if (read_requests && !cold)
+		cli_usage_error("--read-requests is for --read-ahead-kb");
 	for (i = 0; i < count; i++) {
 		char *why;
 
@@ -377,5 +431,8 @@ int main(int argc, char **argv)
 		}
 	}
 	stdout_close_or_die();
+	if (cold)
+		for (i = 0; i < traces[0].object_count; i++)
+			free(summaries[0].objects[i].reads.list);
 	return status ? status : EXIT_OK;
 }
