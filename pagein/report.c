@@ -133,7 +133,7 @@ static bool cold_start(const struct trace *t, size_t i, struct coldstart_reads *
 
 	if (coldstart_file_read(&file, o->path, why) < 0)
 		return false;
-	if (strcmp(file.build_id, o->build_id)) {
+	if (!file.build_id[0] || strcmp(file.build_id, o->build_id)) {
 		*why = xasprintf("%s: not the traced file (the trace has build-id %s, the file %s): relinked since?",
 				 o->path, o->build_id, file.build_id[0] ? file.build_id : "none");
 		coldstart_file_free(&file);
