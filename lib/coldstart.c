@@ -95,11 +95,11 @@ static struct coldstart_reads replay(const struct coldstart_file *file, bool pro
 	reads.pages = readahead_pages_read(ra);
 	reads.requests = readahead_requests(ra);
 	if (list) {
-		size_t n;
-		const struct readahead_request *made = readahead_request_list(ra, &n);
+		size_t made_count;
+		const struct readahead_request *made = readahead_request_list(ra, &made_count);
 
-		reads.list = xmalloc((n ? n : 1) * sizeof(*reads.list));
-		memcpy(reads.list, made, n * sizeof(*made));
+		reads.list = xmalloc((made_count ? made_count : 1) * sizeof(*reads.list));
+		memcpy(reads.list, made, made_count * sizeof(*made));
 	}
 	readahead_free(ra);
 	free(vmas);
