@@ -498,10 +498,47 @@ static bool is_data_section(const struct unit *u, uint32_t k)
 	       (!strncmp(n, ".rodata", 7) || !strncmp(n, ".data", 5) || !strncmp(n, ".bss", 4));
 }
 
-void hot_add_data(struct hot_order *hot, struct link *link)
+/* A section of merged strings (.rodata.str1.1, .rodata.FUNCTION.str1.8):
+   what a table of string pointers points into. */
+static bool is_string_section(const struct unit *u, uint32_t k)
+{
+	uint64_t flags = u->elf.sections[k].flags;
+
+	return is_data_section(u, k) && (flags & SHF_MERGE) && (flags & SHF_STRINGS);
+}
+
+/* Adds to hot->sections, once each, the sections that the relocations of
+   hot->sections[i] refer to and that want accepts. */
+static void add_targets(struct hot_order *hot, struct link *link, struct strmap *seen, size_t i,
+			bool (*want)(const struct unit *, uint32_t))
+{
+	struct unit_section us = hot->sections[i];
+	const struct elf_section *s = &us.unit->elf.sections[us.section];
+	size_t r;
+
+	for (r = 0; r < s->reloc_count; r++) {
+		struct unit *tu;
+		uint32_t ts;
+		char *key;
+		void **slot;
+
+		if (!sections_reloc_target(link, us.unit, &s->relocs[r], &tu, &ts) || !want(tu, ts))
+			continue;
+		key = unit_section_key(tu, ts);
+		slot = strmap_slot(seen, key);
+		if (*slot) {
+			free(key);
+			continue;
+		}
+		*slot = key;
+		*ARRAY_PUSH(hot->sections, hot->count, hot->capacity) = (struct unit_section){ tu, ts };
+	}
+}
+
+void hot_add_data(struct hot_order *hot, struct link *link, bool strings)
 {
 	struct strmap seen = { 0 };
-	size_t i, n = hot->count, r;
+	size_t i, n = hot->count;
 
 	/* each section once: a data object a trace named is in already */
 	for (i = 0; i < n; i++) {
@@ -513,31 +550,16 @@ void hot_add_data(struct hot_order *hot, struct link *link)
 		else
 			*slot = key;
 	}
-	for (i = 0; i < n; i++) {
-		struct unit_section us = hot->sections[i];
-		const struct elf_section *s;
-
-		if (!hot_bound_for_text(&us))
-			continue;
-		s = &us.unit->elf.sections[us.section];
-		for (r = 0; r < s->reloc_count; r++) {
-			struct unit *tu;
-			uint32_t ts;
-			char *key;
-			void **slot;
-
-			if (!sections_reloc_target(link, us.unit, &s->relocs[r], &tu, &ts) || !is_data_section(tu, ts))
-				continue;
-			key = unit_section_key(tu, ts);
-			slot = strmap_slot(&seen, key);
-			if (*slot) {
-				free(key);
-				continue;
-			}
-			*slot = key;
-			*ARRAY_PUSH(hot->sections, hot->count, hot->capacity) = (struct unit_section){ tu, ts };
-		}
-	}
+	for (i = 0; i < n; i++)
+		if (hot_bound_for_text(&hot->sections[i]))
+			add_targets(hot, link, &seen, i, is_data_section);
+	/* The strings the hot data points to: a table of names (SQLite's
+	   built-in functions, its pragmas) is walked at start-up by strlen or
+	   strcmp, in the C library, whose reads no trace of the program ties
+	   to a section of it. */
+	for (i = 0; strings && i < hot->count; i++)
+		if (is_data_section(hot->sections[i].unit, hot->sections[i].section))
+			add_targets(hot, link, &seen, i, is_string_section);
 	for (i = 0; i < seen.capacity; i++)
 		free((char *)seen.slots[i].key);
 	strmap_free(&seen);

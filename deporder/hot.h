@@ -92,8 +92,10 @@ int hot_from_traces(struct hot_order *hot, struct link *link, const struct hot_i
 /* Adds to hot->sections the data input sections (.rodata*, .data*, .bss*)
    the hot code refers to through its relocations, in the order the hot
    code first refers to them: the data a traced start-up most likely
-   touches.  Needs the relocations loaded. */
-void hot_add_data(struct hot_order *hot, struct link *link);
+   touches; with strings, then the merged strings (.rodata.str1.1 and the
+   like) that the hot data sections refer to.  Needs the relocations
+   loaded. */
+void hot_add_data(struct hot_order *hot, struct link *link, bool strings);
 
 /* Adds to record lld's call graph from the traces alone: consecutive first
    touches of a trace (functions; data skipped over) as caller and callee,

@@ -32,7 +32,7 @@ static const char *const formats[] = { "list", "members", "json", NULL };
 static const char *const emit_forms[] = { "list", "gnu-ld", "gold", "lld", "mold", "lld-call-graph", NULL };
 static const enum emit_format emit_values[] = { EMIT_LIST, EMIT_GNU_LD, EMIT_GOLD, EMIT_LLD, EMIT_LLD, EMIT_CALL_GRAPH };
 static const char *const trace_orders[] = { "coverage", "first-touch", NULL };
-static const char *const placements[] = { "head", "cold-start", NULL };
+static const char *const placements[] = { "head", "cold-start", "data-first", NULL };
 
 /* --stats-json: how each trace matched, and --evaluate's rows, written
    whole or not at all (temporary file, renamed). */
@@ -212,7 +212,13 @@ static const struct cli_option options[] = {
 	  "model of --evaluate predicts the fewest file pages read\n"
 	  "(gnu-ld: part of the traced code at the end of .text,\n"
 	  "the traced .rodata last; lld, mold: the traced code\n"
-	  "last; gold: as head)", placements },
+	  "last; gold: as head); data-first (gnu-ld): what start-up\n"
+	  "reads before its code, in that order: relocations, the\n"
+	  "data segment, the traced .rodata (and the strings its\n"
+	  "traced data points to), then the code, the untraced\n"
+	  ".rodata and the unwinding tables after it: the link for\n"
+	  "linkopt-bolt, which puts the hot code at the head of\n"
+	  ".text (not modelled by --evaluate)", placements },
 	{ "--placement-read-ahead-kb", 0, CLI_CALL, 0, "N",
 	  "the read-ahead --placement=cold-start places for\n"
 	  "(default: --read-ahead-kb), so that --evaluate shows\n"
@@ -326,6 +332,16 @@ static char **link_arguments(char **operands, int *count, char **ld_program)
 		cli_usage_error("--placement=cold-start needs --trace and --granularity=section");
 	if (opt.placement == 1 && !opt.evaluate && (emit_values[opt.emit] == EMIT_LIST || emit_values[opt.emit] == EMIT_CALL_GRAPH))
 		cli_usage_error("--placement=cold-start is for --emit=gnu-ld, gold, lld or mold, and --evaluate");
+	if (opt.placement == 2 && (!opt.trace_count || opt.granularity != 1))
+		cli_usage_error("--placement=data-first needs --trace and --granularity=section");
+	if (opt.placement == 2 && opt.evaluate)
+		cli_usage_error("--evaluate does not model --placement=data-first: relink, trace the program with pagein "
+				"and run pagein-report --read-ahead-kb=N on the trace");
+	if (opt.placement == 2 && emit_values[opt.emit] != EMIT_GNU_LD)
+		cli_usage_error("--placement=data-first is for --emit=gnu-ld (gold, lld and mold cannot put the data "
+				"before the code)");
+	if (opt.placement == 2 && opt.no_data)
+		cli_usage_error("--placement=data-first places the data: it cannot go with --no-data");
 	if (!*ld_program)
 		*ld_program = xstrdup(ld && *ld ? ld : "ld");
 	return args;
@@ -461,7 +477,7 @@ static int place_for_cold_start(struct link *link, const struct hot_order *hot, 
 		return 0;
 	}
 	if (placement_choose(order, n, hot->count, hot, link, traced, opt.page_size, opt.placement_read_ahead_kb,
-			     emit_can_place_rodata_apart(args, ld_program), &choice))
+			     emit_can_place_rodata(args, ld_program, ORDERING_RODATA_APART), &choice))
 		return EXIT_INPUT;
 	*placement = choice.placement;
 	fprintf(stderr, "deporder: placement for a cold start at %lu KiB of read-ahead: %llu bytes of the traced code at "
@@ -513,17 +529,30 @@ int main(int argc, char **argv)
 			return EXIT_INPUT;
 		sections_mark(&link);
 		if (opt.trace_count && hot.order_data)
-			hot_add_data(&hot, &link);
+			hot_add_data(&hot, &link, opt.placement == 2);
 	}
-	if (opt.evaluate || opt.placement == 1) {
+	if (opt.evaluate || opt.placement) {
 		/* the order the emitters print, the data the traced code uses included */
 		/* every section named, but for gold, which puts those its file does not name first */
 		cold_order = order_compute(&link, hot.sections, hot.count, true,
-					   opt.placement == 1 && (opt.evaluate || emit_values[opt.emit] != EMIT_GOLD), &cold_count);
+					   opt.placement == 2 ||
+						   (opt.placement == 1 && (opt.evaluate || emit_values[opt.emit] != EMIT_GOLD)),
+					   &cold_count);
 		placement = (struct layout_placement){ hot.count, ORDERING_RODATA_FIRST };
 		if (opt.placement == 1 && place_for_cold_start(&link, &hot, &traced, cold_order, cold_count, args,
 							       ld_program, &placement, &placement_note))
 			return EXIT_INPUT;
+		if (opt.placement == 2) {
+			if (!emit_can_place_rodata(args, ld_program, ORDERING_RODATA_BEFORE_CODE)) {
+				error("%s --verbose: the default script has not the shape --placement=data-first "
+				      "rearranges (a page-aligned .init, a .rodata statement and its rodata-segment "
+				      "point after the code, a data segment after them)", ld_program);
+				return EXIT_INPUT;
+			}
+			placement.rodata = ORDERING_RODATA_BEFORE_CODE;
+			placement_note = xstrdup("; placement data-first: the data segment, then the traced .rodata, "
+						 "before the code; the untraced .rodata and the unwinding tables after it");
+		}
 	}
 	if (opt.evaluate) {
 		struct evaluate_rows rows = { 0 };

@@ -27,6 +27,11 @@ enum ordering_rodata {
 	ORDERING_RODATA_APART,  /* alone in the read-only data segment before the data segment;
 				   the untraced .rodata (.rodata.untraced) and the unwinding tables
 				   in a read-only segment after the data segment */
+	ORDERING_RODATA_BEFORE_CODE, /* the data start-up reads before the code: the data segment
+				   after the headers and relocations, then the traced .rodata
+				   alone in a read-only segment, then the code; the untraced
+				   .rodata and the unwinding tables in a read-only segment after
+				   the code */
 };
 
 /* Consecutive first touches of a trace: caller then callee, by symbol. */

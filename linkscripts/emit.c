@@ -149,6 +149,10 @@ static void print_patterns(const struct ordering *order, const char *output)
 		printf("\n    /* linkopt: the traced input sections of %s, first used first (the others in "
 		       ".rodata.untraced, after the data segment) */\n", output);
 		print_entries(order, 0, hot, output);
+	} else if (!strcmp(output, ".rodata") && order->rodata == ORDERING_RODATA_BEFORE_CODE) {
+		printf("\n    /* linkopt: the traced input sections of %s, first used first (the others in "
+		       ".rodata.untraced, after the code) */\n", output);
+		print_entries(order, 0, hot, output);
 	} else if (!strcmp(output, ".rodata.untraced")) {
 		printf("\n    /* linkopt: the untraced input sections of .rodata */\n");
 		print_entries(order, hot, order->count, ".rodata");
@@ -204,6 +208,64 @@ static bool find_statement(char *from, const char *limit, const char *name, char
 	return false;
 }
 
+/* The start of the line holding at, in script. */
+static char *line_start(char *script, char *at)
+{
+	while (at > script && at[-1] != '\n')
+		at--;
+	return at;
+}
+
+/* ORDERING_RODATA_BEFORE_CODE, from the script copy whose .rodata
+   statement is [rodata_start, rodata_end) and from which the read-only
+   unwinding tables' statements (tables) were taken out, limit pointing at
+   its DATA_SEGMENT_ALIGN: the headers and relocations, the data segment
+   (from its comment, or the DATA_SEGMENT_ALIGN line, to the end of the
+   DATA_SEGMENT_END line), .rodata alone (the traced list) and .rodata1
+   on a page of their own, the code (from the page alignment before .init
+   to the rodata-segment point, checked for), .rodata.untraced with .rodata's patterns
+   and the tables, the rest.  NULL when the script lacks one of those. */
+static char *rodata_before_code(char *copy, char *rodata_start, char *rodata_end, const char *tables, char *limit)
+{
+	char *init, *init_end, *code, *data, *data_end, *ro_point, *open, *close, *r1 = NULL, *r1_end = NULL, *comment;
+
+	if (!find_statement(copy, rodata_start, ".init", &init, &init_end) || init == copy)
+		return NULL;
+	code = line_start(copy, init - 1);
+	if (!strstr(code, "ALIGN(CONSTANT (MAXPAGESIZE))") || strstr(code, "ALIGN(CONSTANT (MAXPAGESIZE))") > init)
+		return NULL;
+	if (!(ro_point = strstr(init, "SEGMENT_START(\"rodata-segment\"")) || ro_point > rodata_start ||
+	    !(ro_point = strchr(ro_point, '\n')))
+		return NULL;
+	ro_point++;
+	data = line_start(copy, limit);
+	comment = strstr(rodata_end, "/* Adjust the address for the data segment");
+	if (comment && comment < limit)
+		data = line_start(copy, comment);
+	if (!(data_end = strstr(limit, "DATA_SEGMENT_END")) || !(data_end = strchr(data_end, '\n')))
+		return NULL;
+	data_end++;
+	if (!(open = memchr(rodata_start, '{', rodata_end - rodata_start)))
+		return NULL;
+	for (close = rodata_end; close > open && *close != '}'; close--)
+		;
+	if (!find_statement(rodata_end, data, ".rodata1", &r1, &r1_end))
+		r1 = r1_end = rodata_end;
+	return xasprintf("%.*s"                 /* the headers and relocations */
+			 "%.*s"                 /* the data segment */
+			 "  . = ALIGN(CONSTANT (MAXPAGESIZE));\n"
+			 "  .rodata         : {\n  }\n"
+			 "%.*s"                 /* .rodata1 */
+			 "%.*s"                 /* the code, to the rodata-segment point and .rodata */
+			 "  .rodata.untraced :\n  {\n   %.*s\n  }\n"
+			 "%s"                   /* the tables */
+			 "%.*s%.*s"             /* what was between .rodata and the data segment but .rodata1 */
+			 "%s",                  /* the rest */
+			 (int)(code - copy), copy, (int)(data_end - data), data, (int)(r1_end - r1), r1,
+			 (int)(rodata_start - code), code, (int)(close - open - 1), open + 1, tables,
+			 (int)(r1 - rodata_end), rodata_end, (int)(data - r1_end), r1_end, data_end);
+}
+
 /* The script with its read-only data segment rearranged as order->rodata
    says (ORDERING_RODATA_FIRST: as it is).  LAST: the read-only unwinding
    tables' statements (those between .rodata and the data segment) before
@@ -245,6 +307,10 @@ static char *rearrange_rodata(const char *script, enum ordering_rodata rodata)
 		out = xasprintf("%.*s%s%s", (int)(rodata_start - copy), copy, tables, rodata_start);
 		goto done;
 	}
+	if (rodata == ORDERING_RODATA_BEFORE_CODE) {
+		out = rodata_before_code(copy, rodata_start, rodata_end, tables, limit);
+		goto done;
+	}
 	/* APART: the list of .rodata alone; its patterns, and the tables, after the data segment */
 	if (!(ldata = strstr(limit, "SEGMENT_START(\"ldata-segment\"")) || !(ldata = strchr(ldata, '\n')) ||
 	    !(open = memchr(rodata_start, '{', rodata_end - rodata_start)))
@@ -263,14 +329,14 @@ done:
 	return out;
 }
 
-bool emit_can_place_rodata_apart(char **ld_argv, const char *ld_program)
+bool emit_can_place_rodata(char **ld_argv, const char *ld_program, enum ordering_rodata rodata)
 {
 	char *script = default_script(ld_argv, ld_program), *placed;
 	bool can;
 
 	if (!script)
 		return false;
-	placed = rearrange_rodata(script, ORDERING_RODATA_APART);
+	placed = rearrange_rodata(script, rodata);
 	can = placed != NULL;
 	free(placed);
 	free(script);
@@ -295,7 +361,9 @@ static int emit_gnu_ld(const struct ordering *order, char **ld_argv, const char 
 		if (!placed) {
 			error("%s --verbose: the default script has no .rodata and .eh_frame_hdr statements before its "
 			      "data segment%s: cannot place the traced .rodata for a cold start", ld_program,
-			      order->rodata == ORDERING_RODATA_APART ? ", or no ldata-segment point after it" : "");
+			      order->rodata == ORDERING_RODATA_APART ? ", or no ldata-segment point after it" :
+			      order->rodata == ORDERING_RODATA_BEFORE_CODE ?
+				      ", or no page-aligned .init before it and rodata-segment point after the code" : "");
 			return EXIT_INPUT;
 		}
 		script = placed;

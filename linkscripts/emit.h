@@ -19,10 +19,12 @@
 const char *emit_output_section(const char *name);
 
 /* True if the default script of the linker, for the options of this
-   link, lets a GNU ld script put the traced .rodata apart
-   (ORDERING_RODATA_APART): a .rodata statement before its data segment,
-   an ldata-segment point after it. */
-bool emit_can_place_rodata_apart(char **ld_argv, const char *ld_program);
+   link, lets a GNU ld script put the traced .rodata as rodata says
+   (ORDERING_RODATA_APART: a .rodata statement before its data segment,
+   an ldata-segment point after it; ORDERING_RODATA_BEFORE_CODE: also a
+   page-aligned .init statement, and a rodata-segment point after the
+   code). */
+bool emit_can_place_rodata(char **ld_argv, const char *ld_program, enum ordering_rodata rodata);
 
 enum emit_format { EMIT_LIST, EMIT_GOLD, EMIT_LLD, EMIT_GNU_LD, EMIT_CALL_GRAPH };
 
