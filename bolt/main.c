@@ -350,6 +350,10 @@ static char **bolt_command(const char *bolt, int version, const struct bolt_bina
 	if (!new_segment) {
 		argv[n++] = "-use-old-text";
 		argv[n++] = "-no-huge-pages";
+		/* the hot code right after the PLT, not on the next page: one
+		   page less between the headers and the end of the hot code,
+		   which decides where the read-ahead stops */
+		argv[n++] = "-align-text=64";
 	}
 	/* BOLT 16 leaves lite mode by itself when gcc split functions; BOLT 17
 	   and later stay in it and leave every function that has a gcc .cold
