@@ -1,8 +1,9 @@
 #!/bin/bash
 # Where linkopt-bolt has BOLT put the code: back in the original .text,
 # on 4 KiB pages (-use-old-text -no-huge-pages), with llvm-bolt-16 and,
-# when it is there, llvm-bolt-22: the hot code starts the old .text and
-# no segment aligned on 2 MiB is added.  With --new-segment, BOLT's own
+# when it is there, llvm-bolt-22: the hot code starts the old .text,
+# aligned on 64 bytes rather than a page (-align-text=64, as BOLT's
+# summary says), and no segment aligned on 2 MiB is added.  With --new-segment, BOLT's own
 # layout: the code in a new segment aligned on 2 MiB.
 . "$TESTDIR/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
@@ -71,7 +72,7 @@ command -v llvm-bolt-22 > /dev/null && bolts+=(llvm-bolt-22)
 for bolt in "${bolts[@]}"; do
 	"$LB" --bolt "$bolt" --startup startup.trace --check './%b 3000 7' -o "prog.$bolt" ./prog > "$bolt.out" 2> "$bolt.err" ||
 		fail "linkopt-bolt with $bolt: $(cat "$bolt.err")"
-	expect_grep 'using original \.text for new code' "$bolt.out" "the summary with $bolt"
+	expect_grep 'using original \.text for new code with 0x40 alignment' "$bolt.out" "the summary with $bolt"
 	hot=$(addr_of "prog.$bolt" hot)
 	((hot >= text_lo && hot < text_lo + text_size)) ||
 		fail "$bolt: hot is at $(printf 0x%x "$hot"), outside the original .text ($text_lo, $text_size bytes)"
