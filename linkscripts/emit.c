@@ -208,6 +208,17 @@ static bool find_statement(char *from, const char *limit, const char *name, char
 	return false;
 }
 
+/* The braces of the statement [start, end): *open at its '{', *close at
+   its last '}'; false when it has none. */
+static bool statement_braces(char *start, char *end, char **open, char **close)
+{
+	if (!(*open = memchr(start, '{', end - start)))
+		return false;
+	for (*close = end; *close > *open && **close != '}'; (*close)--)
+		;
+	return true;
+}
+
 /* The start of the line holding at, in script. */
 static char *line_start(char *script, char *at)
 {
@@ -234,10 +245,8 @@ static char *rodata_before_code(char *copy, char *rodata_start, char *rodata_end
 	code = line_start(copy, init - 1);
 	if (!strstr(code, "ALIGN(CONSTANT (MAXPAGESIZE))") || strstr(code, "ALIGN(CONSTANT (MAXPAGESIZE))") > init)
 		return NULL;
-	if (!(ro_point = strstr(init, "SEGMENT_START(\"rodata-segment\"")) || ro_point > rodata_start ||
-	    !(ro_point = strchr(ro_point, '\n')))
+	if (!(ro_point = strstr(init, "SEGMENT_START(\"rodata-segment\"")) || ro_point > rodata_start)
 		return NULL;
-	ro_point++;
 	data = line_start(copy, limit);
 	comment = strstr(rodata_end, "/* Adjust the address for the data segment");
 	if (comment && comment < limit)
@@ -245,10 +254,8 @@ static char *rodata_before_code(char *copy, char *rodata_start, char *rodata_end
 	if (!(data_end = strstr(limit, "DATA_SEGMENT_END")) || !(data_end = strchr(data_end, '\n')))
 		return NULL;
 	data_end++;
-	if (!(open = memchr(rodata_start, '{', rodata_end - rodata_start)))
+	if (!statement_braces(rodata_start, rodata_end, &open, &close))
 		return NULL;
-	for (close = rodata_end; close > open && *close != '}'; close--)
-		;
 	if (!find_statement(rodata_end, data, ".rodata1", &r1, &r1_end))
 		r1 = r1_end = rodata_end;
 	return xasprintf("%.*s"                 /* the headers and relocations */
@@ -313,10 +320,8 @@ static char *rearrange_rodata(const char *script, enum ordering_rodata rodata)
 	}
 	/* APART: the list of .rodata alone; its patterns, and the tables, after the data segment */
 	if (!(ldata = strstr(limit, "SEGMENT_START(\"ldata-segment\"")) || !(ldata = strchr(ldata, '\n')) ||
-	    !(open = memchr(rodata_start, '{', rodata_end - rodata_start)))
+	    !statement_braces(rodata_start, rodata_end, &open, &close))
 		goto done;
-	for (close = rodata_end; close > open && *close != '}'; close--)
-		;
 	ldata++;
 	out = xasprintf("%.*s  .rodata         : {\n  }\n%.*s"
 			"  .rodata.untraced ALIGN(CONSTANT (MAXPAGESIZE)) + (. & (CONSTANT (MAXPAGESIZE) - 1)) :\n"
