@@ -75,3 +75,37 @@ long work(long n, int mode)
 }
 C
 }
+
+# snapshot STORE FILE: the profile in use, its files and their sums
+snapshot() {
+	local f
+	{
+		readlink "$1"/*/profile
+		for f in "$1"/*/profile/*.gcda "$1"/*/profile/meta; do
+			echo "$f $(cksum < "$f")"
+		done
+	} > "$2"
+}
+
+# left_behind STORE: the folders of the store that no profile in use is
+left_behind() {
+	local keep d
+	keep=$(readlink -f "$1"/*/profile)
+	for d in "$1"/*/raw.* "$1"/*/p.*; do
+		[[ -e $d && $(readlink -f "$d") != "$keep" ]] && echo "$d"
+	done
+	return 0
+}
+
+# refused WHAT STORE OUT: the cycle stopped before anything was installed,
+# the profile in use is the one snapshot took, and no unfinished folder of
+# the store is left
+refused() {
+	pgo_status 1 "$1"
+	expect_no_grep 'installed|^\[optimized build\]' "$3" "$1: stdout"
+	expect_grep '^\[total\] failed; the profile in use is the last good one$' "$3" "$1: stdout"
+	snapshot "$2" ../after
+	expect_same ../before ../after "the profile after $1"
+	left_behind "$2" > ../left
+	expect_empty ../left "$1: unfinished folders left in the store"
+}

@@ -11,6 +11,45 @@ set -u
 export TOP TESTDIR DEPORDER
 export LC_ALL=C
 
+# at_exit COMMAND: run COMMAND (a shell line) when the test ends, however
+# it ends, with TEST_EXIT_STATUS the test's exit status; the last one
+# given runs first.  Tests use this, never their own trap on EXIT, which
+# would replace the others.
+test_at_exit=()
+at_exit() {
+	test_at_exit+=("$1")
+}
+
+test_run_at_exit() {
+	TEST_EXIT_STATUS=$?
+	local i
+	trap - EXIT
+	for ((i = ${#test_at_exit[@]} - 1; i >= 0; i--)); do
+		eval "${test_at_exit[i]}" || true
+	done
+	exit "$TEST_EXIT_STATUS"
+}
+trap test_run_at_exit EXIT
+
+# A test run alone (bash tests/t-foo.sh, or tests/t-foo.sh) makes its own
+# private folder as the runner would, works in it, removes it when the
+# test passes and keeps it (and says where) when it fails or is skipped.
+if [[ -z ${TEST_WORKDIR:-} ]]; then
+	TEST_WORKDIR=$(mktemp -d "${TMPDIR:-/tmp}/linkopt-$(basename "$0" .sh).XXXXXX") ||
+		{ echo "cannot create a temporary folder" >&2; exit 1; }
+	export TEST_WORKDIR
+	cd "$TEST_WORKDIR" || exit 1
+	test_alone_end() {
+		cd / || return
+		case $TEST_EXIT_STATUS in
+		0) rm -rf -- "$TEST_WORKDIR"; echo "PASS $(basename "$0" .sh)" ;;
+		77) echo "SKIP $(basename "$0" .sh) (kept $TEST_WORKDIR)" ;;
+		*) echo "FAIL $(basename "$0" .sh) (exit status $TEST_EXIT_STATUS; kept $TEST_WORKDIR)" ;;
+		esac
+	}
+	at_exit test_alone_end
+fi
+
 # Seconds one deporder run may take before it counts as hung.
 : "${DEPORDER_TIMEOUT:=120}"
 
@@ -63,8 +102,10 @@ expect_grep() {
 	fi
 }
 
-# expect_no_grep PATTERN FILE [WHAT]: fail if FILE has a line matching PATTERN.
+# expect_no_grep PATTERN FILE [WHAT]: fail if FILE has a line matching
+# PATTERN, or if there is no file FILE.
 expect_no_grep() {
+	[[ -f $2 ]] || fail "${3:-$2}: no such file (a check for what it must not hold needs it)"
 	if grep -Eq -- "$1" "$2"; then
 		printf 'FAIL: %s: unexpected line matching /%s/:\n' "${3:-$2}" "$1" >&2
 		grep -E -- "$1" "$2" | head -n 10 >&2
@@ -72,8 +113,9 @@ expect_no_grep() {
 	fi
 }
 
-# expect_empty FILE [WHAT]: fail unless FILE is empty.
+# expect_empty FILE [WHAT]: fail unless FILE exists and is empty.
 expect_empty() {
+	[[ -f $1 ]] || fail "${2:-$1}: no such file (it should exist and be empty)"
 	if [[ -s $1 ]]; then
 		printf 'FAIL: %s should be empty; it holds:\n' "${2:-$1}" >&2
 		head -n 20 -- "$1" >&2
@@ -120,6 +162,73 @@ deporder_ok() {
 		shift 2
 		fail "deporder $* exited $DEP_STATUS"
 	fi
+}
+
+# ---- running programs -----------------------------------------------------
+
+# Seconds one program run through run_status may take before it counts as
+# hung.
+: "${RUN_TIMEOUT:=300}"
+
+# status_name N: "exit status N", or the signal that killed a program.
+status_name() {
+	if (( $1 > 128 && $1 < 128 + 65 )); then
+		printf 'killed by SIG%s' "$(kill -l "$(($1 - 128))" 2> /dev/null || echo "$(($1 - 128))")"
+	else
+		printf 'exit status %d' "$1"
+	fi
+}
+
+# run_status OUT CMD [ARG…]: run CMD with standard output to OUT and
+# standard error to OUT.err (standard input stays the test's); its exit
+# status is left in RUN_STATUS.  A run that hangs past RUN_TIMEOUT fails
+# the test.
+run_status() {
+	local out=$1
+	shift
+	RUN_STATUS=0
+	timeout -k 5 "$RUN_TIMEOUT" "$@" > "$out" 2> "$out.err" || RUN_STATUS=$?
+	if (( RUN_STATUS == 124 )); then
+		fail "$* hung (no exit after ${RUN_TIMEOUT}s)"
+	fi
+}
+
+# run_ok OUT CMD [ARG…]: run_status, and fail unless CMD exited 0; the
+# message names the status or the signal and shows its standard error.
+run_ok() {
+	local out=$1
+	run_status "$@"
+	shift
+	if (( RUN_STATUS != 0 )); then
+		printf 'stderr of %s:\n' "$1" >&2
+		head -n 20 -- "$out.err" >&2
+		fail "$*: $(status_name "$RUN_STATUS"), expected exit status 0"
+	fi
+}
+
+# expect_exit N OUT CMD [ARG…]: run_status, and fail unless CMD exited N
+# (a program expected to fail must fail the way it should, not crash).
+expect_exit() {
+	local want=$1 out=$2
+	shift
+	run_status "$@"
+	shift
+	if (( RUN_STATUS != want )); then
+		printf 'stderr of %s:\n' "$1" >&2
+		head -n 20 -- "$out.err" >&2
+		fail "$*: $(status_name "$RUN_STATUS"), expected exit status $want"
+	fi
+}
+
+# expect_output WANT OUT WHAT CMD [ARG…]: the check that a program still
+# works: CMD must exit 0 and print exactly the file WANT (its output is
+# left in OUT).
+expect_output() {
+	local want=$1 out=$2 what=$3
+	shift 3
+	[[ -f $want ]] || fail "$what: no expected output $want (the fixture is wrong)"
+	run_ok "$out" "$@"
+	expect_same "$want" "$out" "$what"
 }
 
 # ---- fixtures -------------------------------------------------------------

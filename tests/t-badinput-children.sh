@@ -5,7 +5,7 @@
 # Table-driven: each row is (exit status, stderr pattern, arguments).  Then
 # `ld --verbose` runs once for a link whose library search and GNU ld
 # script need the same default script.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 need gcc ld
 unset LD
 

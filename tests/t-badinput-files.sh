@@ -2,7 +2,7 @@
 # Bad inputs, table-driven: each row is (exit status, stderr pattern,
 # arguments).  deporder must not crash, must exit with the status given
 # and print an error of the form "deporder: FILE: what failed: why".
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 
 cat > m.c <<'EOF'
 int f(void);

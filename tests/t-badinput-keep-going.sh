@@ -2,7 +2,7 @@
 # --keep-going: a bad input is reported and skipped, the rest is still
 # computed and printed, and the exit status is 1.  Without it, deporder
 # stops with status 1.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 
 cat > m.c <<'EOF'
 int a(void);

@@ -6,7 +6,7 @@
 # file:line and exit 1, and a refused file adds nothing; a .gcda cut short
 # (gcov reads it as zero counts without a word) and a gcov count no run
 # gives make profile fail for that source, and --out is left alone.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 LC=$TOP/likely-check/likely-check
 [[ -x $LC ]] || fail "likely-check is not built (run make)"
 

@@ -4,7 +4,7 @@
 # added a block: 200 KB); a copy of it at another path is a block of its
 # own; a module still loaded at exit joins the counts of its earlier loads.
 # The program's output, status and stderr stay as they were.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 LC=$TOP/likely-check/likely-check
 [[ -x $LC && -f $TOP/likely-check/liblikely-check.so ]] || fail "likely-check is not built (run make)"
 need gcc

@@ -6,7 +6,7 @@
 # dangling link's target is created, as "> link" does); a FIFO is written
 # in place, not replaced by a file; a folder is refused.  pgo-run's store
 # honours the umask too.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 need gcc
 LC=$TOP/likely-check/likely-check
 [[ -x $LC ]] || fail "likely-check is not built (run make)"
@@ -60,7 +60,9 @@ for tool in dep lc; do
 	[[ $(readlink link) == real/target ]] || fail "$tool: the link now points at $(readlink link)"
 	grep -q old real/target && fail "$tool: the link's target was not written"
 	[[ $(mode_of real/target) == 604 ]] || fail "$tool: the link's target has mode $(mode_of real/target)"
-	[[ $tool == lc ]] && expect_same ../want.data real/target "$tool: the link's target"
+	if [[ $tool == lc ]]; then
+		expect_same ../want.data real/target "$tool: the link's target"
+	fi
 	ls real/target.tmp* link.tmp* > /dev/null 2>&1 && fail "$tool: a temporary file was left behind"
 
 	ln -s ../made real/dangling

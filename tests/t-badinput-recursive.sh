@@ -3,7 +3,7 @@
 # include each other, a response file @r holding @r, 100,000 nested
 # AS_NEEDED(: each is an error naming the file and the cycle or depth,
 # exit status 1 or 2, never a crash (before: SIGSEGV on every one).
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 need_deporder
 need gcc python3 timeout
 

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Wrong usage exits 2 with a message on stderr and nothing on stdout.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 
 cat > m.c <<'EOF'
 int main(void) { return 0; }

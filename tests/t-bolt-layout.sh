@@ -5,7 +5,7 @@
 # aligned on 64 bytes rather than a page (-align-text=64, as BOLT's
 # summary says), and no segment aligned on 2 MiB is added.  With --new-segment, BOLT's own
 # layout: the code in a new segment aligned on 2 MiB.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 need_pagein
 need llvm-bolt-16 readelf nm

@@ -5,7 +5,7 @@
 # valgrind does not know it) where the run first touched its page, and
 # the crt functions the start-up ran at no time the trace tells
 # (frame_dummy) first, not at the far end of the start-up code.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 need_pagein
 need llvm-bolt-16

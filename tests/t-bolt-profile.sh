@@ -8,7 +8,7 @@
 # fragments BOLT split off (FUNCTION.cold.N), and the block that calls
 # cold_path (never run) went cold.  Without an
 # llvm-bolt, linkopt-bolt refuses and names the package.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 need_pagein
 need llvm-bolt-16 readelf

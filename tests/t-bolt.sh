@@ -6,7 +6,7 @@
 # that does not belong is refused with nothing written: a trace of another
 # build, a trace without branches, a binary linked without relocations, a
 # trace cut short, and a rewritten binary whose check output differs.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 need_pagein
 need llvm-bolt-16

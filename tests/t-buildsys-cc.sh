@@ -5,7 +5,7 @@
 # conftest links and compile-and-link checks are not; an order applies
 # only to the output it was made for; a link that fails with its order is
 # linked again without it, with a warning.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/buildsys-lib.sh"
 need_buildsys

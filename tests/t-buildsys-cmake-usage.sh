@@ -3,7 +3,7 @@
 # a message: a static library (never linked), a name that is no target, no
 # RUN, an unknown LINKER or PLACEMENT, a READ_AHEAD_KB that is no number,
 # a target given twice; a good call configures, its placement passed on.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 need cmake gcc
 printf 'int f(void) { return 0; }\n' > f.c
 printf 'int f(void);\nint main(void) { return f(); }\n' > main.c

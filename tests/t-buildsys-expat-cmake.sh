@@ -8,7 +8,7 @@
 # jobs.  Each time the ordered library (and xmlwf) touches fewer code
 # pages than the plain one and xmlwf prints the same; a later build keeps
 # the order, and cmake --install installs the ordered library.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/buildsys-lib.sh"
 need_buildsys

@@ -6,7 +6,7 @@
 # of xmlwf through libtool's wrapper script (--trace-children).  The ordered library touches fewer code pages,
 # xmlwf prints the same, make has nothing left to do, and make install
 # installs the ordered library.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/buildsys-lib.sh"
 need_buildsys

@@ -5,7 +5,7 @@
 # program and the shared library it loads with the installed
 # linkopt-startup, which finds the installed pagein, deporder and
 # linkopt-prefetch.o.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 need gcc make cmake valgrind tar
 
 install_copy

@@ -5,7 +5,7 @@
 # (tests/buildsys-matrix: any linker, with or without -j), from one run of lz4 compressing C sources to stdout.  Both touch fewer
 # code pages, the compressed bytes are the same, and ninja has nothing
 # left to relink.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/buildsys-lib.sh"
 need_buildsys

@@ -5,7 +5,7 @@
 # the build folder pgo-run configured: the PGO objects are linked as they
 # are (nothing is recompiled), libexpat.so touches no more code pages
 # than the PGO build did, and xmlwf prints the same.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/buildsys-lib.sh"
 . "$TOP/pgo-driver/test-fixtures.sh"

@@ -6,7 +6,7 @@
 # without -j), from one run of the shell through libtool's wrapper
 # script.  The library touches fewer code pages and the shell
 # prints the same.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/buildsys-lib.sh"
 need_buildsys

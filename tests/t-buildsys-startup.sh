@@ -7,7 +7,7 @@
 # program twice, of which only the traces holding the output are used;
 # and --placement=cold-start, whose order is deporder's cold-start
 # placement for the --read-ahead-kb given, kept by later links.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/buildsys-lib.sh"
 need_buildsys
@@ -69,7 +69,7 @@ fi
 expect_fewer report libwork.so
 ls "$dir/libwork.so.traces" | wc -l > traces
 (($(cat traces) >= 3)) || fail "--trace-children wrote $(cat traces) traces, not one per process"
-./prog > got.out && expect_same want.out got.out "the ordered program's output"
+expect_output want.out got.out "the ordered program's output" ./prog
 nm libwork.so | grep -q __linkopt_hot_start || fail "libwork.so is not ordered"
 
 refuse 2 "--placement: 'tail'" --dir="$dir" --output=libwork.so --placement=tail -- ./prog
@@ -80,7 +80,7 @@ order=$dir/libwork.so.gnu-ld.cold-start.order
 [[ -s $order ]] || fail "no $order: $(ls "$dir")"
 head -n 1 "$order" | grep -q 'placement cold-start at 64 KiB' || fail "the order is not deporder's cold-start placement for 64 KiB: $(head -c 300 "$order")"
 head -n 1 "$dir/libwork.so.gnu-ld.order" | grep -q 'placement cold-start' && fail "the head order was overwritten"
-./prog > got.out && expect_same want.out got.out "the output of the program with the cold-start order"
+expect_output want.out got.out "the output of the program with the cold-start order" ./prog
 cp libwork.so cold.so
 "${cc[@]}" -shared -o libwork.so lib.o || fail "a later link"
 cmp -s libwork.so cold.so || fail "a later link of libwork.so dropped the cold-start order"

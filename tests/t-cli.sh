@@ -6,7 +6,7 @@
 # --name VALUE and --name=VALUE: the two runs must behave alike (status,
 # stdout, stderr), and neither may be refused for the option itself; and
 # the program's man page must describe every option its --help lists.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 
 # program path|name as its messages and --help show it|subcommand or empty|
 # its man page

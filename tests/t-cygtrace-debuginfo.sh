@@ -4,7 +4,7 @@
 # as from the unstripped program; without that path only .dynsym is read.
 # A debug file of another build under that build-id is not used, and a
 # program rebuilt since the trace is refused.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 need gcc objcopy strip readelf
 CYG=$TOP/cygtrace
 [[ -f $CYG/libcygtrace.so && -x $CYG/cygtrace-resolve ]] || fail "cygtrace is not built"

@@ -4,7 +4,7 @@
 # and stopped after one record, -5ms and 0ms were silently "never", and
 # CYGTRACE_EDGES=-1 sampled one call in four billion.  The program's
 # output and status never change.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 need gcc
 CYG=$TOP/cygtrace
 [[ -f $CYG/libcygtrace.so ]] || fail "cygtrace is not built"

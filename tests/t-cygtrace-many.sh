@@ -4,7 +4,7 @@
 # cycles get there): it stops recording, says so once on stderr and once
 # in the trace, and the program runs on to its normal end.  Before, the
 # table filled and the hook's probe loop never ended: the host hung.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 need gcc timeout
 CYG=$TOP/cygtrace
 [[ -f $CYG/libcygtrace.so ]] || fail "cygtrace is not built"

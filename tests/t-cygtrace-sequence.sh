@@ -3,7 +3,7 @@
 # with a known call sequence (recursion, an inlined function, a thread, a
 # DSO loaded with dlopen and closed again, a forked child) resolves to
 # exactly that sequence, per process; the static library gives the same.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 need gcc
 CYG=$TOP/cygtrace
 [[ -f $CYG/libcygtrace.so && -f $CYG/libcygtrace.a && -x $CYG/cygtrace-resolve ]] || fail "cygtrace is not built"
@@ -56,7 +56,7 @@ gcc -O2 -finstrument-functions -fPIC -shared -o libplug.so plug.c || fail "canno
 gcc -O2 -finstrument-functions -o seq seq.c -L"$CYG" -lcygtrace -Wl,-rpath,"$CYG" || fail "cannot build seq"
 gcc -O2 -finstrument-functions -o seq-static-runtime seq.c "$CYG/libcygtrace.a" || fail "cannot build with libcygtrace.a"
 gcc -O2 -o seq-plain seq.c || fail "cannot build seq-plain"
-./seq-plain > plain.out
+run_ok plain.out ./seq-plain
 
 check() { # NAME PROGRAM [ENV...]
 	local name=$1 program=$2

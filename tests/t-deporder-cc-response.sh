@@ -4,7 +4,7 @@
 # then names a temporary response file of its own for collect2, removed
 # before deporder could read it; deporder expands the @FILEs of the
 # compiler command itself, nested ones and quoted names too.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 need gcc
 
 cat > a.c <<'EOF2'

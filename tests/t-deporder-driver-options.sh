@@ -6,7 +6,7 @@
 # linked (-O1, --gc-sections, -z now, -s, -E, --sort-common) are accepted
 # without a word.  Options that change which inputs the link takes or how
 # they resolve, and unknown ones, still warn, once each.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 need_deporder
 
 cat > m.c <<'EOF2'

@@ -2,7 +2,7 @@
 # deporder's own options: --help, --seed (shortest form), --format=list
 # and json, --why, and unknown or unmodelled ld options skipped with one
 # warning each.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 
 cat > main.c <<'EOF'
 int a(void);

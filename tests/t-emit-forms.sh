@@ -5,7 +5,7 @@
 # whole units as code only; lld's symbols (whole units: functions only) and gold's section
 # names, each once though two objects define a static helper of the same
 # name; gold refuses whole units.  The scripts link and the programs run.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 need_deporder
 
 cat > m.c <<'EOF2'
@@ -63,7 +63,7 @@ in_block .bss section.ld > bss.block
 expect_grep '^    m\.o\(\.bss\.zero_buf\)$' bss.block "the script's .bss list"
 expect_no_grep '\((\.rodata|\.data|\.bss)' text.block "the script's .text list"
 gcc -o prog-section m.o t.o libarc.a -Wl,-T,section.ld || fail "link with the section script"
-./prog-section > got.out && expect_same want.out got.out "the section-ordered program's output"
+expect_output want.out got.out "the section-ordered program's output" ./prog-section
 
 deporder_ok object.ld object.err -q --emit=gnu-ld "${link[@]}"
 in_block .text object.ld > text.block
@@ -73,7 +73,7 @@ expect_grep '^    t\.o\(\.text \.text\.\*\)$' text.block "whole units in .text"
 in_block .data object.ld > data.block
 expect_empty data.block "whole units in .data"
 gcc -o prog-object m.o t.o libarc.a -Wl,-T,object.ld || fail "link with the object script"
-./prog-object > got.out && expect_same want.out got.out "the object-ordered program's output"
+expect_output want.out got.out "the object-ordered program's output" ./prog-object
 
 deporder_ok section.lld lld.err -q --granularity=section --emit=lld "${link[@]}"
 expect_grep '^# deporder \(linkopt ' section.lld "lld's provenance"
@@ -105,11 +105,11 @@ expect_grep '^# deporder \(linkopt ' graph.txt "the call graph's provenance"
 if command -v ld.gold > /dev/null; then
 	gcc -fuse-ld=gold -o prog-gold m.o t.o libarc.a -Wl,--section-ordering-file,section.gold ||
 		fail "link with gold"
-	./prog-gold > got.out && expect_same want.out got.out "the gold-ordered program's output"
+	expect_output want.out got.out "the gold-ordered program's output" ./prog-gold
 fi
 if command -v ld.lld > /dev/null; then
 	gcc -fuse-ld=lld -o prog-lld m.o t.o libarc.a -Wl,--symbol-ordering-file,section.lld ||
 		fail "link with lld"
-	./prog-lld > got.out && expect_same want.out got.out "the lld-ordered program's output"
+	expect_output want.out got.out "the lld-ordered program's output" ./prog-lld
 fi
 exit 0

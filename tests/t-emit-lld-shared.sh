@@ -7,7 +7,7 @@
 # definitions by those names: they stay in the file, which says in a
 # comment which names draw the warning and why, and mk/startup.mk links
 # with --no-warn-symbol-ordering.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 need_deporder
 need ld.lld
 
@@ -36,7 +36,7 @@ words=$(sed 's/.*silences it)://' note | tr ' ' '\n' | sort | tr '\n' ' ')
 # lld orders them all the same: error and __popcountdi2 come before unused.
 printf 'error\n__popcountdi2\n' > first.lld
 gcc -fuse-ld=lld -o prog m.o -Wl,--symbol-ordering-file,first.lld 2> lld.err || fail "lld: $(head -3 lld.err)"
-./prog > got.out && expect_same want.out got.out "the lld-ordered program's output"
+expect_output want.out got.out "the lld-ordered program's output" ./prog
 nm -n prog | awk '$2 ~ /^[tT]$/ { print $3 }' | grep -E '^(error|__popcountdi2|unused)$' > got.order
 printf '%s\n' error __popcountdi2 unused > want.order
 expect_same want.order got.order "lld's placement of the names it warns about"

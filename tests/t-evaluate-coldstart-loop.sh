@@ -9,7 +9,7 @@
 # relinked) within 10% (a few pages of this small program).  Needs root and
 # a free loop device, and the page cache the model follows (Linux 6.16 and
 # later); skipped otherwise.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/coldstart-lib.sh"
 need_pagein
@@ -26,7 +26,7 @@ for kb in $sizes; do
 	deporder_ok cold$kb.ld cold.err -q --granularity=section --placement=cold-start --read-ahead-kb=$kb --emit=gnu-ld \
 		--trace trace --map prog.map --cc -- "${coldstart_link[@]}"
 	gcc -o cold$kb main.o work.o -Wl,-T,cold$kb.ld || fail "the link of the cold-start placement for $kb KiB"
-	./cold$kb > got.out && expect_same want.out got.out "cold$kb's output"
+	expect_output want.out got.out "cold$kb's output" ./cold$kb
 done
 gcc -O2 -o coldstart "$TOP/bench/lib/coldstart.c" || fail "cannot compile bench/lib/coldstart.c"
 truncate -s 16M image
@@ -37,7 +37,7 @@ cleanup() {
 	[[ $mounted == yes ]] && { umount mnt || umount -l mnt; }
 	losetup -d "$loop"
 }
-trap cleanup EXIT
+at_exit cleanup
 mkdir mnt
 mount -o noatime "$loop" mnt || fail "cannot mount $loop"
 mounted=yes

@@ -8,7 +8,7 @@
 # the order, predicted from the default link's trace alone, the same count
 # made from the trace of the relinked program.  And --read-ahead-kb is for
 # --evaluate only, a number of KiB.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/coldstart-lib.sh"
 need_pagein

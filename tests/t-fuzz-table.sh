@@ -3,7 +3,7 @@
 # record of the runs it quotes, line for line; fuzz/table refuses a
 # history line that is not fuzz/run's (naming it, exit status 1), a
 # missing file (1) and wrong usage (2).
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 
 "$TOP/fuzz/table" > table.out 2> table.err || fail "fuzz/table: $(cat table.err)"
 sed -n '/^<!-- fuzz table: fuzz\/table fuzz\/history.tsv -->$/,/^<!-- end fuzz table -->$/p' "$TOP/README.md" |

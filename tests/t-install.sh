@@ -7,7 +7,7 @@
 # copy alone: trace, order, relink (by hand and through the installed
 # startup.mk), cygtrace through pkg-config, likely-check's flags, pgo-run's
 # wrapper, linkopt-bolt's usage.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 need gcc pkg-config make tar valgrind
 
 # a copy of the built tree, installed, then removed
@@ -46,7 +46,7 @@ pagein --granularity=function --out-file="$PWD/t.trace" -- ./prog.default > want
 deporder -q --trace t.trace --map prog.map --emit=gnu-ld --cc -- gcc -o prog prog.o > order.ld 2> err ||
 	fail "installed deporder: $(head -3 err)"
 gcc -o prog prog.o -Wl,-T,order.ld || fail "relink"
-./prog > got.out && expect_same want.out got.out "the relinked program's output"
+expect_output want.out got.out "the relinked program's output" ./prog
 pagein --out-file="$PWD/after.trace" -- ./prog > /dev/null 2> err || fail "pagein on the relinked program"
 pagein-report after.trace > report 2> err || fail "installed pagein-report: $(head -3 err)"
 
@@ -59,7 +59,7 @@ include \$(shell pkg-config --variable=mkdir linkopt)/startup.mk
 EOF2
 make -s startup > mk.log 2>&1 || fail "make startup with the installed fragment: $(tail -5 mk.log)"
 [[ -x mkprog && -s mkprog.gnu-ld.order ]] || fail "make startup made no ordered program"
-./mkprog > mk.out && expect_same want.out mk.out "the program startup.mk relinked"
+expect_output want.out mk.out "the program startup.mk relinked" ./mkprog
 
 # cygtrace through pkg-config; cygtrace-resolve from the install
 gcc -O1 $(pkg-config --cflags linkopt-cygtrace) -o cyg prog.c $(pkg-config --libs linkopt-cygtrace) || fail "cygtrace link"

@@ -3,7 +3,7 @@
 # JSON even when a path holds bytes that are not UTF-8 (a folder named in
 # Latin-1): they come out as \u00XX.  Before, such a byte was copied raw
 # and the document did not parse.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 need_pagein
 need python3

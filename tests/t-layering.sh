@@ -2,7 +2,7 @@
 # The include graph keeps its layers: scripts/house layers prints nothing
 # and exits 0 (lib/ includes nothing of ours above it, linkscripts/ only
 # lib/, a tool lib/ and its own headers, deporder also linkscripts/).
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 need git
 git -C "$TOP" rev-parse --is-inside-work-tree > /dev/null 2>&1 ||
 	skip "needs a git checkout: scripts/house reads the tracked sources"

@@ -3,7 +3,7 @@
 # compile of a project, assembly files with a C preprocessor pass included
 # (zstd's huf_decompress_amd64.S broke: the header is C); `likely-check run
 # --dir OUT` creates OUT (and its parents) when missing.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 LC=$TOP/likely-check/likely-check
 [[ -x $LC && -f $TOP/likely-check/liblikely-check.so ]] || fail "likely-check is not built (run make)"
 need gcc
@@ -34,7 +34,8 @@ gcc -O2 $("$LC" cflags) -c twice.S 2> as.err || fail "the .S file with likely-ch
 gcc -O2 $("$LC" cflags) -c prog.c || fail "prog.c with likely-check cflags"
 gcc -o prog prog.o twice.o || fail "link"
 "$LC" run --dir out/deeper -- ./prog > got.out 2> run.err || fail "likely-check run --dir out/deeper: $(head -3 run.err)"
-echo 2 > want.out && expect_same want.out got.out "the program's output"
+echo 2 > want.out
+expect_same want.out got.out "the program's output"
 ls out/deeper/likely-check.* > /dev/null 2>&1 || fail "no data file in out/deeper: $(cat run.err)"
 "$LC" report out/deeper/likely-check.* > report.txt || fail "likely-check report"
 expect_grep 'prog\.c:6' report.txt "the report"

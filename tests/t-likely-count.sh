@@ -2,7 +2,7 @@
 # Counting mode on samples/likely: the header (likely-check cflags) and the
 # preloaded runtime (likely-check run) count every hint site of a program, a
 # DSO, four threads and a fork child exactly; report sorts and marks them.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 LC=$TOP/likely-check/likely-check
 [[ -x $LC && -f $TOP/likely-check/liblikely-check.so ]] || fail "likely-check is not built (run make)"
 need gcc

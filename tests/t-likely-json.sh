@@ -6,7 +6,7 @@
 # writes as raw bytes is kept; malformed JSON is refused with its line and
 # column.
 # The JSON the tools write escapes control characters and leaves UTF-8 alone.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 LC=$TOP/likely-check/likely-check
 [[ -x $LC ]] || fail "likely-check is not built (run make)"
 need gcc

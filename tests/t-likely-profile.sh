@@ -3,7 +3,7 @@
 # the preprocessor finds the hint sites and gcov's branch counts give the
 # same counts as counting mode, site for site; the constant site (folded)
 # is reported as unmatched with its reason.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 LC=$TOP/likely-check/likely-check
 [[ -x $LC && -f $TOP/likely-check/liblikely-check.so ]] || fail "likely-check is not built (run make)"
 need gcc gcov

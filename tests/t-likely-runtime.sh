@@ -4,7 +4,7 @@
 # cannot be written (one message on stderr, no more), a DSO unloaded with
 # dlclose keeps its counts, strict warning flags stay quiet, and a program
 # linked with `likely-check ldflags` needs no preload.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 LC=$TOP/likely-check/likely-check
 [[ -x $LC && -f $TOP/likely-check/liblikely-check.so ]] || fail "likely-check is not built (run make)"
 need gcc

@@ -2,7 +2,7 @@
 # likely-check's exit statuses and messages: 2 for wrong usage, 1 for bad
 # input, 0 otherwise; a program whose hint macros expand to nothing (as
 # SQLite's do) is reported as having no hint site, not as an empty table.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 LC=$TOP/likely-check/likely-check
 [[ -x $LC ]] || fail "likely-check is not built (run make)"
 

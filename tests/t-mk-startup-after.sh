@@ -2,7 +2,7 @@
 # mk/startup.mk: make startup-report traces the relinked program at the
 # same granularity as the default one, so that the report compares
 # functions as well as pages (it said "functions 670 -> 0").
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/startup-lib.sh"
 need_pagein make

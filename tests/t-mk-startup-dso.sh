@@ -7,7 +7,7 @@
 # start-up touches fewer code pages ordered than not, and prog prints the
 # same with either.  Before, STARTUP_DSOS did not exist: a library could
 # not be ordered at all.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/startup-lib.sh"
 need_pagein make readelf ld.gold ld.lld

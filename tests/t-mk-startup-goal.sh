@@ -4,7 +4,7 @@
 # the fragment's first rule, the default link prog.default, became the
 # goal), and a configuration the fragment cannot use stops only its own
 # targets.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 need gcc make
 printf 'int main(void)\n{\n\treturn 0;\n}\n' > main.c
 cat > Makefile <<EOF2

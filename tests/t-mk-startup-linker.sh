@@ -5,7 +5,7 @@
 # lld links without warnings about names it orders; a linker that cannot
 # link with an order (not installed, or Debian 12's mold) is refused
 # before anything runs.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/startup-lib.sh"
 need_pagein make ld.lld ld.gold
@@ -14,7 +14,7 @@ startup_project
 gcc -o want main.o libwork.a && ./want > want.out || fail "the plain program"
 for linker in lld gnu-ld gold lld; do
 	make -s startup STARTUP_LINKER=$linker > make.out 2>&1 || fail "make startup STARTUP_LINKER=$linker: $(tail -5 make.out)"
-	./prog > got.out && expect_same want.out got.out "the $linker-ordered program's output"
+	expect_output want.out got.out "the $linker-ordered program's output" ./prog
 	[[ -s prog.$linker.order ]] || fail "no prog.$linker.order"
 	# The program's static error() shares its name with libc's, which lld
 	# warns about while it orders error() all the same.

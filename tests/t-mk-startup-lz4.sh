@@ -10,7 +10,7 @@
 # touches fewer code pages than the default link, and writes the same
 # compressed file; lz4's own make keeps the ordered outputs; make
 # startup-check passes.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 need_pagein make readelf ld.gold ld.lld
 src=$("$TOP/scripts/fetch" lz4 2> fetch.err) || skip "needs lz4's sources: $(tail -n 1 fetch.err)"

@@ -7,7 +7,7 @@
 # passes.  A PGO_TARGET that leaves an input for make startup to rebuild
 # without the profile is refused, and so is make startup inside pgo-run's
 # build (it would order an instrumented program).
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/startup-lib.sh"
 need_pagein make readelf gcov-tool
@@ -30,7 +30,7 @@ for f in prog libwork.so; do
 		fail "$f is not the ordered link its record names"
 	nm "$f" | grep -q __linkopt_hot_start || fail "$f is not linked with GNU ld's script"
 done
-./prog all > got.out && expect_same want.out got.out "the PGO-built, ordered prog's output"
+expect_output want.out got.out "the PGO-built, ordered prog's output" ./prog all
 make -s -f ../src/Makefile startup-check > check.out 2>&1 || fail "make startup-check: $(tail -5 check.out)"
 
 # PGO_TARGET builds the library alone: prog's objects would be built by

@@ -5,7 +5,7 @@
 # checks it with the same options and passes, and a check with the other
 # placement fails saying which one the output was ordered with; a
 # placement that does not exist is refused before anything runs.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/startup-lib.sh"
 need_pagein make
@@ -16,7 +16,7 @@ make -s startup > head.out 2>&1 || fail "make startup: $(tail -5 head.out)"
 make -s startup STARTUP_PLACEMENT=cold-start STARTUP_READ_AHEAD_KB=64 > cold.out 2>&1 ||
 	fail "make startup STARTUP_PLACEMENT=cold-start: $(tail -5 cold.out)"
 [[ -s prog.gnu-ld.cold-start.order && -s prog.gnu-ld.order ]] || fail "no order file of each placement: $(ls)"
-./prog > got.out && expect_same want.out got.out "the output of the program ordered for a cold start"
+expect_output want.out got.out "the output of the program ordered for a cold start" ./prog
 
 # the order is deporder's cold-start placement for 64 KiB, not the head one
 "$DEPORDER" -q --granularity=section --trace prog.trace --map prog.map --emit=gnu-ld --placement=cold-start \

@@ -2,7 +2,7 @@
 # mk/startup.mk links linkopt-prefetch.o into the ordered program: its
 # start-up code lies inside the traced (hot) range, not among the cold code
 # where it cost a page of its own.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/startup-lib.sh"
 need_pagein make

@@ -5,7 +5,7 @@
 # "./prog ./prog_start.arg" into "./prog.default ./prog.default_start.arg"),
 # and a STARTUP_RUN that does not name the program (the old "./prog", or
 # "prog", which ran whatever PATH held) is refused before anything runs.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/startup-lib.sh"
 need_pagein make
@@ -14,7 +14,8 @@ STARTUP_RUN_LINE='$(STARTUP_PROGRAM) ./prog_start.arg' startup_project
 make -s startup-report > report.txt 2>&1 || fail "make startup-report: $(tail -5 report.txt)"
 expect_grep "^# command: $PWD/prog\\.default \\./prog_start\\.arg\$" prog.trace "the default run's command"
 expect_grep "^# command: $PWD/prog \\./prog_start\\.arg\$" prog.after.trace "the relinked run's command"
-./prog ./prog_start.arg > got.out && expect_grep ' \./prog_start\.arg$' got.out "the relinked program's output"
+run_ok got.out ./prog ./prog_start.arg
+expect_grep ' \./prog_start\.arg$' got.out "the relinked program's output"
 
 # The old form and a bare name on PATH: refused, nothing traced.
 mkdir decoy && printf '#!/bin/sh\necho decoy\n' > decoy/prog && chmod +x decoy/prog

@@ -3,7 +3,7 @@
 # it is: run as a user without root, it then says nothing and exits 0.
 # Before, valgrind's header always looked missing (it needs the platform's
 # defines), so make failed for every user without root.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 need gcc
 [[ -e /usr/include/valgrind/pub_tool_basics.h ]] || skip "valgrind's headers are not installed"
 mkdir bin

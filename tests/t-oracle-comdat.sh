@@ -3,7 +3,7 @@
 # in a group) in several members.  A COMDAT definition satisfies an
 # undefined reference like any other definition, whichever member comes
 # first in the symbol index.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 need g++
 
 cat > t.h <<'EOF'

@@ -3,7 +3,7 @@
 # archive member holding a real definition, never by a member that holds
 # only another common declaration; an undefined reference is satisfied by
 # a common one first, which a later real definition then replaces.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 
 cat > mcommon.c <<'EOF'
 int x;

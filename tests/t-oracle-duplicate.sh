@@ -2,7 +2,7 @@
 # Two members define the same symbol: the first in the symbol index is
 # pulled, the second only if something else in it is wanted (then ld
 # reports a multiple definition, allowed here with -z muldefs).
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 
 cat > m.c <<'EOF'
 int f(void);

@@ -2,7 +2,7 @@
 # A dynamic hello world: libc.so is a linker script, GROUP(libc.so.6
 # libc_nonshared.a AS_NEEDED(ld-linux)); atexit and at_quick_exit come from
 # libc_nonshared.a.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 
 cat > hello.c <<'EOF'
 #include <stdio.h>

@@ -1,7 +1,7 @@
 #!/bin/bash
 # --start-group/--end-group (and -( -)) rescans the archives of the group
 # until nothing new is pulled; an archive after the group is not part of it.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 
 cat > m.c <<'EOF'
 int a(void);

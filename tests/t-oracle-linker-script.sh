@@ -2,7 +2,7 @@
 # Archives named by a linker script given as an input: INPUT(...) and
 # GROUP(...), with files found in the current directory or through -L,
 # and -lNAME inside the script.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 
 cat > m.c <<'EOF'
 int a(void);

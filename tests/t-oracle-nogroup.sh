@@ -2,7 +2,7 @@
 # An archive is searched only at its place on the command line: a member
 # pulled from a later archive that references the earlier one stays
 # undefined (ld fails), and deporder reports the undefined reference.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 
 cat > m.c <<'EOF'
 int a(void);

@@ -1,7 +1,7 @@
 #!/bin/bash
 # A program embedding Python, linked with Debian's libpython3.11.a (static,
 # -no-pie) and the rest dynamic, with the flags python3.11-config gives.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 config=
 for c in /usr/bin/python3.11-config /usr/bin/x86_64-linux-gnu-python3.11-config; do
 	[[ -x $c ]] && { config=$c; break; }

@@ -3,7 +3,7 @@
 # makes another pass while the last one added undefined symbols, so a
 # member late in the archive that references an early one pulls it on a
 # later pass, and the extraction order is not the reference order.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 
 cat > m.c <<'EOF'
 int late(void);

@@ -2,7 +2,7 @@
 # -shared: a shared library link pulls archive members like any other
 # link, has no entry symbol, and leaves undefined symbols to run time
 # (ld reports none, so deporder must not warn).
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 
 cat > api.c <<'EOF'
 int helper(void);

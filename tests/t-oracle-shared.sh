@@ -3,7 +3,7 @@
 # reference, so the archive member is not pulled; after the archive it
 # comes too late.  With --as-needed, a library that nothing references yet
 # at its place is dropped with its symbols, so the member is pulled.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 
 cat > f.c <<'EOF'
 int f(void) { return 1; }

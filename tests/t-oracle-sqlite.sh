@@ -1,6 +1,6 @@
 #!/bin/bash
 # A program linked with the static libsqlite3.a and the dynamic libc.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 lib=/usr/lib/x86_64-linux-gnu/libsqlite3.a
 [[ -f $lib && -f /usr/include/sqlite3.h ]] || skip "needs libsqlite3-dev (libsqlite3.a)"
 

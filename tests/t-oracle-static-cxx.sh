@@ -2,7 +2,7 @@
 # A static C++ program using iostream, string and map: libstdc++.a,
 # libm.a, libc.a, libgcc.a, libgcc_eh.a (COMDAT, unique symbols, weak
 # definitions and rescanned groups at scale).
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 need g++
 lib=$(g++ -print-file-name=libstdc++.a)
 [[ $lib == /* && -f $lib ]] || skip "no static libstdc++.a"

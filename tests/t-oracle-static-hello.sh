@@ -2,7 +2,7 @@
 # A static C hello world: crt files, libc.a, libgcc.a, libgcc_eh.a in the
 # group gcc -static forms.  Checked through --cc and through the very
 # linker command line gcc -### prints, given as plain inputs.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 [[ -f $(gcc -print-file-name=libc.a) && $(gcc -print-file-name=libc.a) == /* ]] ||
 	skip "no static libc.a"
 

@@ -4,7 +4,7 @@
 # its own path; deporder prints ARCHIVE(MEMBER) with MEMBER the name the
 # archive stores (relative to the archive's directory), so that
 # dirname(ARCHIVE)/MEMBER is the file ld read.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 
 mkdir -p lib/objs
 cat > m.c <<'EOF'

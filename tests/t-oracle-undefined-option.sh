@@ -1,7 +1,7 @@
 #!/bin/bash
 # -u SYM (anywhere on the command line) and -e SYM make SYM undefined
 # before any input is loaded, so they pull the member that defines it.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 
 cat > m.c <<'EOF'
 int main(void) { return 0; }

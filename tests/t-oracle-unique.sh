@@ -2,7 +2,7 @@
 # STB_GNU_UNIQUE symbols (g++ "u": template static data members, statics
 # of inline functions) are definitions: an undefined reference pulls the
 # member that has one, and a unique symbol already defined pulls nothing.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 need g++
 
 cat > u.h <<'EOF'

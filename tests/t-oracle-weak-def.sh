@@ -2,7 +2,7 @@
 # A weak definition pulled from an earlier member (or an earlier archive)
 # satisfies the symbol: ld does not pull a later member for its strong
 # definition.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 
 cat > m.c <<'EOF'
 int f(void);

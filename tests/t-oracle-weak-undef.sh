@@ -2,7 +2,7 @@
 # A weak undefined reference does not pull an archive member; a strong
 # reference to the same symbol before the archive does; a strong one after
 # the archive comes too late.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 
 cat > mw.c <<'EOF'
 extern int f(void) __attribute__((weak));

@@ -1,7 +1,7 @@
 #!/bin/bash
 # --whole-archive loads every member of the archive in archive order
 # (listed by --format=members); --no-whole-archive and --pop-state end it.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 
 cat > m.c <<'EOF'
 int main(void) { return 0; }

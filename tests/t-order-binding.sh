@@ -8,7 +8,7 @@
 #  - a map holding two links (a parallel build sharing one -Map file), and
 #    a map cut short;
 #  - objects built without -ffunction-sections: said, with the fix.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 need_pagein
 need_deporder

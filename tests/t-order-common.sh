@@ -5,7 +5,7 @@
 # name at that address and the file still has a common symbol of that name
 # and size; one that changed size since is stale and the trace refused.
 # Before, every such record counted as stale and a fresh trace was refused.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 need_pagein
 

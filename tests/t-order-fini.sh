@@ -4,7 +4,7 @@
 # code page the relinked program's run touches lies at or before the end of
 # the hot range.  GNU ld's default script puts .fini after all the cold
 # code, where it cost a page of its own on every ordered link.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/startup-lib.sh"
 need_pagein

@@ -4,7 +4,7 @@
 # touches of pages, functions and data objects) gives deporder the same hot
 # input sections, in the same order, for the functions both saw; pagein's
 # --evaluate line and cygtrace's absence of one (it records no pages) stay.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 need_pagein
 CYG=$TOP/cygtrace

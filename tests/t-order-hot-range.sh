@@ -6,7 +6,7 @@
 # named (an O record) that the traced code also refers to is one traced
 # section, not two, so the script's hot end does not come after as many
 # untraced functions as there were such objects.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/coldstart-lib.sh"
 need_pagein

@@ -4,7 +4,7 @@
 # boundaries.  With --page-size=4096 no hot function smaller than a page
 # crosses one while a later hot function could have filled the gap; without
 # packing (--page-size=0) some do.  The relinked program still works.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 need_pagein
 
@@ -29,7 +29,7 @@ need_pagein
 } > pack.c
 gcc -O1 -ffunction-sections -c pack.c || fail "cannot compile pack.c"
 gcc -o pack-default pack.o -Wl,-Map=default.map || fail "default link"
-./pack-default > want.out
+run_ok want.out ./pack-default
 "$PAGEIN" --granularity=function --out-file="$PWD/trace" -- ./pack-default > /dev/null 2>&1 || fail "pagein"
 
 # straddlers BINARY: hot functions smaller than a page that cross a page
@@ -45,7 +45,7 @@ for ps in 0 4096; do
 	"$DEPORDER" -q --granularity=section --page-size=$ps --trace trace --map default.map --emit=gnu-ld \
 		--cc -- gcc -o pack pack.o > order$ps.ld 2> err.txt || fail "deporder --page-size=$ps: $(head -3 err.txt)"
 	gcc -o pack-$ps pack.o -Wl,-T,order$ps.ld || fail "link with the --page-size=$ps script"
-	./pack-$ps > got.out && expect_same want.out got.out "pack-$ps's output"
+	expect_output want.out got.out "pack-$ps's output" ./pack-$ps
 	straddlers pack-$ps > straddle$ps.txt
 done
 [[ -s straddle0.txt ]] || fail "the fixture does not make functions cross pages even without packing"

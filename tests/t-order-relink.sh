@@ -6,7 +6,7 @@
 # start-up functions come first in first-touch order, and the start-up
 # touches fewer code pages.  A clone (.constprop) maps to its own section; a
 # stale trace is refused.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 need_pagein
 need ld.gold ld.lld
@@ -46,7 +46,7 @@ EOF2
 gcc -O2 -g3 -ffunction-sections -fdata-sections -c prog.c || fail "cannot compile prog.c"
 grep -q 'constprop' <(readelf -SW prog.o) || skip "gcc made no .constprop clone of g here"
 gcc -o prog-default prog.o -Wl,-Map=default.map || fail "default link"
-./prog-default > want.out
+run_ok want.out ./prog-default
 "$PAGEIN" --granularity=function --out-file="$PWD/default.trace" -- ./prog-default > /dev/null 2>&1 ||
 	fail "pagein on the default link"
 
@@ -71,7 +71,7 @@ expect_same want got "the first sections of the order"
 expect_grep '^main f3 1$' callgraph.txt "the call graph"
 expect_grep '^f3 f17 1$' callgraph.txt "the call graph"
 gcc -fuse-ld=lld -o prog-cg prog.o -Wl,--call-graph-ordering-file,callgraph.txt || fail "lld with the call graph"
-./prog-cg > got.out && expect_same want.out got.out "prog-cg's output"
+expect_output want.out got.out "prog-cg's output" ./prog-cg
 deporder_emit gnu-ld order.ld
 deporder_emit gold order.gold
 deporder_emit lld order.lld
@@ -89,7 +89,7 @@ gcc -fuse-ld=lld -o prog-lld prog.o -Wl,--symbol-ordering-file,order.lld || fail
 # Start-up functions first, in first-touch order, one after another.
 want_order='main f3 f17 f9 f21 f5 g.constprop.0'
 for p in prog-gnu prog-gold prog-lld; do
-	./$p > got.out && expect_same want.out got.out "$p's output"
+	expect_output want.out got.out "$p's output" ./$p
 	nm -n $p | awk '$2 ~ /^[tT]$/ { print $3 }' |
 		grep -E '^(main|f[0-9]+|g\.constprop\.0)$' | head -7 | tr '\n' ' ' | sed 's/ $//' > got.order
 	[[ $(cat got.order) == "$want_order" ]] || fail "$p: the first functions are '$(cat got.order)', not '$want_order'"
@@ -102,13 +102,13 @@ done
 # linkopt-prefetch.o: with the script's __linkopt_hot_start/_end, the
 # program asks for its traced code at start-up in one madvise call.
 gcc -o prog-prefetch prog.o "$TOP/linkscripts/linkopt-prefetch.o" -Wl,-T,order.ld || fail "link with prefetch"
-./prog-prefetch > got.out && expect_same want.out got.out "prog-prefetch's output"
+expect_output want.out got.out "prog-prefetch's output" ./prog-prefetch
 if command -v strace > /dev/null; then
 	strace -f -e trace=madvise -o madvise.txt ./prog-prefetch > /dev/null || fail "strace"
 	expect_grep 'madvise\(0x[0-9a-f]+, [0-9]+, MADV_WILLNEED\) = 0' madvise.txt "the prefetch"
 fi
 gcc -o prog-prefetch-plain prog.o "$TOP/linkscripts/linkopt-prefetch.o" || fail "prefetch without the script"
-./prog-prefetch-plain > got.out && expect_same want.out got.out "prefetch object without the script's symbols"
+expect_output want.out got.out "prefetch object without the script's symbols" ./prog-prefetch-plain
 
 # A failed emission (gold cannot take whole objects) leaves --out's file alone.
 cp order.gold order.gold.before
@@ -123,12 +123,13 @@ ls order.gold.tmp* > /dev/null 2>&1 && fail "a failed emission left a temporary 
 # A position-dependent executable and a shared library: the script is the
 # linker's own for each (-no-pie, -shared), and the order holds.
 gcc -no-pie -o prog-nopie-default prog.o -Wl,-Map=nopie.map || fail "-no-pie link"
-"$PAGEIN" --granularity=function --out-file="$PWD/nopie.trace" -- ./prog-nopie-default > /dev/null 2>&1
+"$PAGEIN" --granularity=function --out-file="$PWD/nopie.trace" -- ./prog-nopie-default > /dev/null 2>&1 ||
+	fail "pagein on the -no-pie link"
 "$DEPORDER" -q --granularity=section --page-size=0 --trace nopie.trace --map nopie.map --emit=gnu-ld \
 	--cc -- gcc -no-pie -o prog-nopie prog.o > nopie.ld 2> /dev/null || fail "deporder -no-pie"
 expect_no_grep '^/\* Script for -pie' nopie.ld "the -no-pie script"
 gcc -no-pie -o prog-nopie prog.o -Wl,-T,nopie.ld || fail "link -no-pie with the script"
-./prog-nopie > got.out && expect_same want.out got.out "prog-nopie's output"
+expect_output want.out got.out "prog-nopie's output" ./prog-nopie
 [[ $(nm -n prog-nopie | awk '$3 ~ /^(main|f[0-9]+|g\.constprop\.0)$/ { print $3 }' | head -7 | tr '\n' ' ') == "$want_order " ]] ||
 	fail "prog-nopie: the start-up functions are not first"
 
@@ -137,12 +138,12 @@ printf 'int run(int, char **);\nint main(int argc, char **argv) { return run(arg
 gcc -O2 -fPIC -ffunction-sections -c lib.c && gcc -O2 -c client.c || fail "compile the library"
 gcc -shared -o libprog.so lib.o -Wl,-Map=lib.map || fail "link the library"
 gcc -o client client.o -L. -lprog -Wl,-rpath,"$PWD" || fail "link the client"
-"$PAGEIN" --granularity=function --out-file="$PWD/lib.trace" -- ./client > /dev/null 2>&1
+"$PAGEIN" --granularity=function --out-file="$PWD/lib.trace" -- ./client > /dev/null 2>&1 || fail "pagein on the client"
 "$DEPORDER" -q --granularity=section --page-size=0 --trace lib.trace --map lib.map --trace-object='*/libprog.so' \
 	--emit=gnu-ld --cc -- gcc -shared -o libprog.so lib.o > lib.ld 2> lib.err || fail "deporder -shared: $(head -3 lib.err)"
 expect_grep '^/\* Script for -shared' lib.ld "the -shared script"
 gcc -shared -o libprog.so lib.o -Wl,-T,lib.ld || fail "link the library with the script"
-./client > got.out && expect_same want.out got.out "the client's output with the ordered library"
+expect_output want.out got.out "the client's output with the ordered library" ./client
 [[ $(nm -n libprog.so | awk '$3 ~ /^(run|f[0-9]+|g\.constprop\.0)$/ { print $3 }' | head -7 | tr '\n' ' ') == "run f3 f17 f9 f21 f5 g.constprop.0 " ]] ||
 	fail "libprog.so: the start-up functions are not first: $(nm -n libprog.so | awk '$3 ~ /^(run|f[0-9]+)$/ { print $3 }' | head -7 | tr '\n' ' ')"
 

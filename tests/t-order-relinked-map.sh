@@ -7,7 +7,7 @@
 # program's map and its trace: every record matches, and --evaluate's
 # cold start of the relink, from its own trace, is the count made from
 # the trace and readelf's program headers (coldstart-lib.sh's file_pages).
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/coldstart-lib.sh"
 need_pagein

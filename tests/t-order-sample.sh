@@ -4,7 +4,7 @@
 # every function record of the trace maps to a loaded input section, and
 # the start-up of the relinked program touches at most 3 code pages more
 # than the functions it runs occupy (.init, .plt and .fini are the others).
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 need_pagein
 
@@ -12,7 +12,7 @@ need_pagein
 "$TOP/samples/startup/build" src b > /dev/null || fail "build"
 cd b
 gcc -o prog-default startup.o libstartup.a -Wl,-Map=default.map || fail "default link"
-./prog-default > want.out
+run_ok want.out ./prog-default
 "$PAGEIN" --granularity=function --out-file="$PWD/default.trace" -- ./prog-default > /dev/null 2>&1 || fail "pagein"
 records=$(grep -c " [FCO] .*(in $PWD/prog-default)$" default.trace)
 # stderr's copy relocation lives in .dynbss, which the linker made: outside.
@@ -25,7 +25,7 @@ expect_no_grep '^    [^ (]+\(\.debug' order.ld "the ordered sections of the scri
 bound=$(sed -n 's/.*bytes: at least \([0-9]*\) pages of 4096.*/\1/p' report.txt)
 [[ -n $bound ]] || fail "no whole-function bound in: $(cat report.txt)"
 gcc -o prog-ld startup.o libstartup.a -Wl,-T,order.ld || fail "link with the script"
-./prog-ld > got.out && expect_same want.out got.out "the relinked program's output"
+expect_output want.out got.out "the relinked program's output" ./prog-ld
 "$PAGEIN" --out-file="$PWD/ld.trace" -- ./prog-ld > /dev/null 2>&1 || fail "pagein on the relinked program"
 before=$(relative default.trace "$PWD/prog-default" C | wc -l)
 after=$(relative ld.trace "$PWD/prog-ld" C | wc -l)
@@ -53,9 +53,9 @@ only_default=$(grep -vxF -f a.list d.list | head -1)
 [[ -n $only_alt && -n $only_default ]] || fail "the two start-ups touch the same sections"
 position() { grep -nxF "$1" "$2" | head -1 | cut -d: -f1; }
 "$DEPORDER" -q --granularity=section --page-size=0 --trace alt.trace --trace default.trace --map default.map \
-	--cc -- gcc -o prog startup.o libstartup.a > equal.list 2> /dev/null
+	--cc -- gcc -o prog startup.o libstartup.a > equal.list 2> /dev/null || fail "deporder with two traces"
 "$DEPORDER" -q --granularity=section --page-size=0 --weight 3 --trace alt.trace --trace default.trace --map default.map \
-	--cc -- gcc -o prog startup.o libstartup.a > weighted.list 2> /dev/null
+	--cc -- gcc -o prog startup.o libstartup.a > weighted.list 2> /dev/null || fail "deporder with --weight 3"
 (( $(position "$only_default" equal.list) < $(position "$only_alt" equal.list) )) ||
 	fail "equal weights: '$only_alt' (the first trace's) before '$only_default' (the second's)"
 (( $(position "$only_alt" weighted.list) < $(position "$only_default" weighted.list) )) ||

@@ -3,7 +3,7 @@
 # output folder that cannot take the file, a program that crashes or kills
 # itself (the trace so far is written, complete lines only), a statically
 # linked program, a program without symbols, a report on a foreign file.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 need_pagein
 

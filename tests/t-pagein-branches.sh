@@ -6,7 +6,7 @@
 # nm gives, every run must end at a branch taken as often, and a fork
 # child's counts must not be the parent's.  Without the option no B or R
 # line is written.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 need_pagein
 

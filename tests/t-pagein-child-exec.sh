@@ -4,7 +4,7 @@
 # the exec is not kept, as pagein(1) says, and the program it runs is not
 # traced.  Before, each such child left FILE.PID.tmp behind, an incomplete
 # trace that nothing removed.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 need_pagein
 

@@ -3,7 +3,7 @@
 # full disk) goes on as it would without pagein, untraced, and pagein says
 # so; the parent's run and status are its own.  Before, valgrind ended the
 # child at once with status 1, before it ran a line of its own.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 need_pagein
 
@@ -33,7 +33,7 @@ int main(void)
 EOF2
 gcc -O1 -o prog prog.c || fail "cannot build prog"
 mkdir out
-./prog > want.out || true
+expect_exit 3 want.out ./prog
 rm -rf moved && mkdir out
 status=0
 "$PAGEIN" --out-file="$PWD/out/t.trace" -- ./prog > got.out 2> err || status=$?

@@ -2,7 +2,7 @@
 # fork and exec: with --trace-children=yes every process writes its own
 # trace, named by its pid; a forked child that does not exec writes its own
 # file too, with the pages it touches first.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 need_pagein
 

@@ -6,7 +6,7 @@
 # it execs inherits no descriptor of the trace.  Before, the trace took
 # descriptor 3 in the program's own range: the program's file received
 # the trace, and pagein renamed an empty file into place and exited 0.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 need_pagein
 

@@ -4,7 +4,7 @@
 # --trace-children=yes, so no trace is written.  pagein says so, naming
 # the script and the option, leaves no partial .tmp behind, and exits
 # non-zero; with --trace-children=yes the program's trace is written.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 need_pagein
 

@@ -3,7 +3,7 @@
 # is the parent's trace, complete; each fork child writes beside it
 # (FIXED.PID).  Before, every child reopened FIXED.tmp and the file ended
 # as a child's trace (or began with NUL bytes after system()).
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 need_pagein
 

@@ -5,7 +5,7 @@
 # the program's own status when it failed.  Before, the trace was replaced
 # by one cut in the middle of a line and pagein exited 0.  pagein-report
 # warns about a trace without its '# end' line.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 need_pagein
 need mount umount
@@ -25,7 +25,7 @@ gcc -O1 -o prog prog.c || fail "cannot build prog"
 mkdir disk
 mount -t tmpfs -o size=64k tmpfs disk 2> mount.err ||
 	skip "cannot mount a 64 KiB tmpfs for a full disk: $(head -1 mount.err)"
-trap 'umount disk' EXIT
+at_exit 'umount "$TEST_WORKDIR/disk"'
 
 # A complete trace, then the disk filled but for a few KiB.
 "$PAGEIN" --out-file="$PWD/disk/t.trace" -- ./prog > /dev/null 2> err || fail "the first run: $(head -3 err)"

@@ -2,7 +2,7 @@
 # pagein reports exactly the pages a program touches, in the order it
 # touches them, with the right kind and symbol: functions and arrays are
 # placed on pages of their own, and the program uses them in a known order.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 need_pagein
 
@@ -33,8 +33,8 @@ gcc -O1 -fno-reorder-functions -fPIC -shared -o libdso.so dso.c || fail "cannot 
 gcc -O1 -fno-reorder-functions -o pages pages.c -L. -ldso -Wl,-rpath,"$PWD" || fail "cannot build pages"
 here=$PWD
 
-"$PAGEIN" --out-file="$here/trace" --granularity=function -- ./pages 2> err.txt
-status=$?
+status=0
+"$PAGEIN" --out-file="$here/trace" --granularity=function -- ./pages 2> err.txt || status=$?
 ((status == 0)) || fail "pagein exited $status: $(head -5 err.txt)"
 [[ -f trace ]] || fail "no trace file"
 [[ ! -e trace.tmp ]] || fail "the temporary trace was left behind"
@@ -93,9 +93,9 @@ expect_grep '^H$' kinds.txt "kinds"
 expect_no_grep '^[^CDHSAFO]$' kinds.txt "kinds"
 
 # --code=no --data=no: functions only; --objects: only the matching object.
-"$PAGEIN" --out-file="$here/trace2" --code=no --data=no --granularity=function -- ./pages 2> /dev/null
+"$PAGEIN" --out-file="$here/trace2" --code=no --data=no --granularity=function -- ./pages > /dev/null 2>&1 || fail "pagein --code=no --data=no"
 [[ $(grep -v '^#' trace2 | awk '{print $3}' | sort -u) == F ]] || fail "--code=no --data=no still records pages or objects"
-"$PAGEIN" --out-file="$here/trace3" --objects='*libdso.so' -- ./pages 2> /dev/null
+"$PAGEIN" --out-file="$here/trace3" --objects='*libdso.so' -- ./pages > /dev/null 2>&1 || fail "pagein --objects"
 grep -v '^#' trace3 | grep -v 'in .*libdso.so)$' > other.txt || true
 relative trace3 "$dso" C > dso3.txt
 [[ -s dso3.txt ]] || fail "--objects recorded nothing of libdso.so"

@@ -14,7 +14,7 @@
 # refused by build-id (exit 1, the main program's), in JSON the figure is
 # an object (with its requests under --read-requests), and two traces with
 # --read-ahead-kb, or --read-requests without it, are usage errors.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/coldstart-lib.sh"
 need_pagein

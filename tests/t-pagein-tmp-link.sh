@@ -4,7 +4,7 @@
 # through: the trace is made as a new file and the file behind the link
 # stays as it was.  Before, FILE.tmp was opened with O_TRUNC: a root run
 # of pagein truncated and overwrote whatever the link led to.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 need_pagein
 

@@ -6,7 +6,7 @@
 # read-ahead of the file's device is named when it covers the whole file;
 # as root, --device-readahead measures through a loop device with that
 # read-ahead and leaves no loop device, mount or image behind.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 need gcc python3
 PF=$TOP/pfstat/pfstat
 [[ -x $PF ]] || fail "pfstat is not built"

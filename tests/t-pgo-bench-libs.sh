@@ -5,7 +5,7 @@
 # copy gets its own build's libraries and loads them (the loader says so);
 # a program whose RPATH (searched before LD_LIBRARY_PATH) names the build
 # folder is refused rather than measured wrongly.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TOP/pgo-driver/test-fixtures.sh"
 need ldd
 

@@ -2,7 +2,7 @@
 # --bench: a plain build is kept aside, the PGO build too, and the command
 # runs with PGO_BIN set to each, alternately: the medians and the median
 # ratio are printed, and the project ends with the optimized build.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TOP/pgo-driver/test-fixtures.sh"
 
 sample_project p

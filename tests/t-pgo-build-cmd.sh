@@ -4,7 +4,7 @@
 # runs one: the other's object is listed as having no data, and its
 # missing-profile warning in the optimized build is expected, not an error.
 # Then show, status, merge (runs made outside pgo-run), clean and usage.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TOP/pgo-driver/test-fixtures.sh"
 
 sample_project p
@@ -48,7 +48,7 @@ cd ..
 sample_project a
 sample_project b
 pgo_ok out-ab err --gen-dir a --use-dir b './a/prog 1'
-./a/prog 0 > /dev/null
+run_ok a.out ./a/prog 0
 ls .pgo/*/gen/*.gcda > /dev/null 2>&1 || fail "the run outside pgo-run left no data in gen/"
 pgo_ok merge err merge
 expect_grep '^\[merge\] merged 1 folder into the profile in use$' merge

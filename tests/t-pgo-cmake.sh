@@ -6,7 +6,7 @@
 # the builds get the profile flags on top of CMake's Release flags (-O3),
 # as the objects record; then pgo-run build --bench on that existing cache,
 # where the plain and the PGO xmlwf each load their own libexpat.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TOP/pgo-driver/test-fixtures.sh"
 need cmake readelf ldd
 src=$("$TOP/scripts/fetch" expat 2> fetch.err) || skip "needs expat's sources: $(tail -n 1 fetch.err)"

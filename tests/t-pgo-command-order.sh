@@ -3,7 +3,7 @@
 # whole cycle with the command's name as its workload: it is refused as
 # wrong usage before anything runs.  merge's operands are folders, which
 # may have any name.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TOP/pgo-driver/test-fixtures.sh"
 
 sample_project p

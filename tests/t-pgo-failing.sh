@@ -3,7 +3,7 @@
 # data) and one that never runs the instrumented program: each stops the
 # cycle with exit status 1 before the merge, and the profile in use stays
 # exactly the previous one.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TOP/pgo-driver/test-fixtures.sh"
 
 sample_project p

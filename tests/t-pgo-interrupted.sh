@@ -5,7 +5,7 @@
 # SIGTERM and SIGINT to pgo-run during a workload (the workload is stopped
 # too, and pgo-run ends by the signal).  A cycle killed with SIGKILL cannot
 # clean up: status says what it left, and the next cycle removes it.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TOP/pgo-driver/test-fixtures.sh"
 need nm readelf perl
 

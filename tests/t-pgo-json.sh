@@ -2,7 +2,7 @@
 # pgo-run status and show --format=json: valid JSON, format and version,
 # the same facts as the text (profile in use, workloads, stale sources and
 # the exit status that goes with them, the hottest functions).
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TOP/pgo-driver/test-fixtures.sh"
 need python3
 

@@ -10,7 +10,7 @@
 # instrumented build in the tree is that running cycle's.  Before, the
 # workload ran on orphaned, the folders stayed, and the second cycle's
 # builds ran under the first's, which failed ("wrote no notes files").
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TOP/pgo-driver/test-fixtures.sh"
 
 sample_project p

@@ -3,7 +3,7 @@
 # 'trained' time gmtime cannot take (status crashed with SIGSEGV on it), a
 # negative weight, a malformed object or source line, a foreign first line:
 # each is an error naming the file and line, exit 1, and nothing crashes.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TOP/pgo-driver/test-fixtures.sh"
 
 sample_project p

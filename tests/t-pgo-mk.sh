@@ -3,7 +3,7 @@
 # CFLAGS ?= -O3 (lz4's way): a plain `make` is the project's own -O3 build,
 # and `make pgo` gives a PGO build that is -O3 too (before, the fragment's
 # own CFLAGS assignment made every build -O0).
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 need gcc make readelf
 mkdir p && cd p
 cat > prog.c <<'EOF2'

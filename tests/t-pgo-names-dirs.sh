@@ -5,7 +5,7 @@
 # files after the output (-o train gives train-work.gcda, -o release looks
 # for release-work.gcda); pgo-run warns and matches them, and the optimized
 # build ends with no missing-profile or coverage-mismatch warning.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TOP/pgo-driver/test-fixtures.sh"
 
 # separate compiles in two folders
@@ -35,6 +35,5 @@ expect_grep "output names differ between the builds: the instrumented build wrot
 expect_grep "'train-main.gcda'.*'release-main.gcda'" err2
 expect_grep '0 coverage-mismatch warnings, 0 missing-profile' out2
 [[ -x release/release ]] || fail "no optimized program"
-./release/release 1 > got
-./train/train 1 > want
-expect_same want got "output of the optimized program"
+run_ok want ./train/train 1
+expect_output want got "output of the optimized program" ./release/release 1

@@ -5,7 +5,7 @@
 # edit of ../lib/hot.c makes the profile stale.  Run from programs/ and,
 # with make -C programs, from the top folder: the profile files are named
 # differently (^#lib#hot, programs#^#lib#hot), the result is the same.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TOP/pgo-driver/test-fixtures.sh"
 
 mkdir -p top/lib top/programs

@@ -5,7 +5,7 @@
 # instead, so both build at -O3, as the objects record; and a build that
 # does not compile with the plain build's options is refused, naming the
 # difference, and its profile is not installed.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TOP/pgo-driver/test-fixtures.sh"
 need readelf
 

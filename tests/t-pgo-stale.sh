@@ -3,7 +3,7 @@
 # the file); --retrain-if-stale retrains, after which the profile is fresh
 # and the optimized build has no coverage mismatch; when fresh, it does not
 # retrain.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TOP/pgo-driver/test-fixtures.sh"
 
 sample_project p

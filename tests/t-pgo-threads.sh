@@ -3,7 +3,7 @@
 # the profile is valid and exact (every call counted: prefer-atomic counters,
 # and the runtime's locked merge of the four runs), and the optimized build
 # uses it without a warning.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TOP/pgo-driver/test-fixtures.sh"
 
 cat > Makefile <<MK

@@ -7,7 +7,7 @@
 # naming the outputs and what to do, and installs no profile; the last -O option counts (-O2 -O0 is -O0); a
 # build where only some outputs are unoptimized is trained, with a warning
 # naming them.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TOP/pgo-driver/test-fixtures.sh"
 
 # project DIR FLAGS-OF-main.o FLAGS-OF-work.o

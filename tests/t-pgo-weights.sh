@@ -2,7 +2,7 @@
 # Two workloads weighted 3:1: the profile pgo-run installs holds the same
 # counters as gcov-tool merge -w 3,1 of the same two runs done by hand, and
 # the weights show in the counts (3 x 100000 on one branch, 100000 on the other).
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TOP/pgo-driver/test-fixtures.sh"
 
 sample_project p

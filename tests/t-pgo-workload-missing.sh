@@ -2,7 +2,7 @@
 # A workload whose command sh cannot find stops pgo-run before the
 # instrumented build, whichever workload it is; words sh would expand and
 # paths (the build may make them) are left to the run.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TOP/pgo-driver/test-fixtures.sh"
 
 sample_project p

@@ -13,7 +13,7 @@
 # goes alone before the data segment, the untraced .rodata and .eh_frame
 # in a read-only segment after it.  For lld the traced code goes after
 # the untraced; gold's placement is its head placement.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/coldstart-lib.sh"
 need_pagein
@@ -122,7 +122,7 @@ place 8 gnu-ld apart.ld
 expect_grep 'the traced \.rodata alone before the data segment, the untraced \.rodata and the unwinding tables after it' \
 	place.err "the placement report at 8 KiB"
 gcc -o apart main.o work.o -Wl,-T,apart.ld || fail "the link with the script for 8 KiB"
-./apart > got.out && expect_same want.out got.out "the output of the link for 8 KiB"
+expect_output want.out got.out "the output of the link for 8 KiB" ./apart
 segment_of() { # BINARY ADDRESS: "FLAGS VADDR" of the load segment holding ADDRESS
 	readelf -lW "$1" | awk '$1 == "LOAD" { print $3, $6, $7 }' | while read -r va msz flags; do
 		(($2 >= va && $2 < va + msz)) && { echo "$flags $va"; break; }
@@ -152,7 +152,7 @@ first_hot=$(grep -n '^\(h[0-9]\|g9\|g17\)$' cold.lld | head -1 | cut -d: -f1)
 [[ -n $last_cold && -n $first_hot ]] && ((first_hot > last_cold)) ||
 	fail "lld's file names a traced function (line $first_hot) before an untraced one (line $last_cold)"
 gcc -fuse-ld=lld -o cold-lld main.o work.o -Wl,--symbol-ordering-file,cold.lld || fail "the lld link"
-./cold-lld > got.out && expect_same want.out got.out "the lld link's output"
+expect_output want.out got.out "the lld link's output" ./cold-lld
 nm -n cold-lld | awk '$2 ~ /^[tT]$/ && $3 ~ /^(c[0-9]+|h[0-9]|g9|g17)$/ { print $3 }' > lld.order
 [[ $(grep -n '^c' lld.order | tail -1 | cut -d: -f1) -lt $(grep -n '^[hg]' lld.order | head -1 | cut -d: -f1) ]] ||
 	fail "lld put a traced function before an untraced one: $(tr '\n' ' ' < lld.order)"

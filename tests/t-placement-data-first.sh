@@ -11,7 +11,7 @@
 # program touches no page of the untraced .rodata (which it would, the
 # names' strings, without them).  --evaluate, another --emit, --no-data
 # and a missing --trace are usage errors.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 need_pagein
 need readelf

@@ -5,7 +5,7 @@
 # script) write "\r\e[K" and a line naming the step with its seconds, and
 # erase it at the end; with stderr a file or a pipe, with
 # LINKOPT_PROGRESS=no or TERM=dumb, not one byte of it.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 need_pagein
 need script od
@@ -60,6 +60,7 @@ tail -1 tty.trace | grep -q '^# end$' || fail "the trace is incomplete"
 "$PAGEIN" --out-file="$PWD/file.trace" -- ./slow > file.out 2> file.err || fail "pagein with stderr to a file"
 expect_empty file.err "pagein's stderr (a file)"
 "$PAGEIN" --out-file="$PWD/pipe.trace" -- ./slow 2>&1 > pipe.out | cat > pipe.err
+((PIPESTATUS[0] == 0)) || fail "pagein with stderr to a pipe: exit status ${PIPESTATUS[0]}"
 expect_empty pipe.err "pagein's stderr (a pipe)"
 on_tty off.out "LINKOPT_PROGRESS=no $PAGEIN --out-file=$PWD/off.trace -- ./slow"
 expect_quiet off.out

@@ -7,7 +7,7 @@
 # script of the page's own.  A screenshot is kept beside the test's files
 # and copied to tests/report-screenshot.png, and must show the squares'
 # colours.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/report-lib.sh"
 need_report
@@ -23,7 +23,7 @@ gcc -o prog-default startup.o libstartup.a -Wl,-Map=default.map || fail "default
 "$DEPORDER" -q --granularity=section --trace default.trace --map default.map --emit=gnu-ld \
 	--cc -- gcc -o prog startup.o libstartup.a > order.ld 2> deporder.log || fail "deporder: $(head -3 deporder.log)"
 gcc -o prog startup.o libstartup.a -Wl,-T,order.ld || fail "link with the script"
-./prog > got.out && expect_same want.out got.out "the ordered program's output"
+expect_output want.out got.out "the ordered program's output" ./prog
 "$PAGEIN" --granularity=function --out-file="$PWD/after.trace" -- ./prog > /dev/null 2>&1 || fail "pagein on prog"
 "$LINKOPT" report default.trace after.trace --order order.ld --deporder-log deporder.log \
 	--faults-before 141 --faults-after 97 -o report.html 2> report.err || fail "linkopt report: $(head -3 report.err)"

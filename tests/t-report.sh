@@ -8,7 +8,7 @@
 # bounded by the file, and every string escaped.  A binary relinked since
 # its trace, an --out that is an input, and bad inputs are refused, and a
 # failed run leaves the earlier page as it was.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/report-lib.sh"
 need_report

@@ -3,7 +3,7 @@
 # a real object, a real archive and a thin archive (bytes flipped, lengths
 # cut, header fields overwritten with extreme values) and must end each run
 # with status 0 or 1 within the time limit, never by a signal.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 need_deporder
 need gcc ar
 

@@ -4,7 +4,7 @@
 # only root may write: the runtimes read their variables with
 # secure_getenv, so nothing appears there (before, a root-owned file did,
 # with the caller's argv in it).  The program runs as usual.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 need gcc setpriv
 (( $(id -u) == 0 )) || skip "needs root to make a setuid-root program"
 CYG=$TOP/cygtrace

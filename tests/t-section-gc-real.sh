@@ -3,7 +3,7 @@
 # keeps are the input sections GNU ld places in the output under
 # --gc-sections, as its -Map lists them with a size, for every object and
 # archive member of libc.a and libstdc++.a the link uses.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 need_deporder
 need gcc g++
 

@@ -5,7 +5,7 @@
 # ld --print-gc-sections removes.  Covers .init_array (a constructor),
 # a __start_/__stop_ section, a C-identifier section nothing references,
 # and a pulled archive member.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 
 cat > main.c <<'EOF'
 int used_fn(void);

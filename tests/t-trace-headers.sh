@@ -3,7 +3,7 @@
 # at all (random bytes: before, an empty trace, exit 0) and a pagein
 # header with an impossible page size (0, negative, not a power of two:
 # before, accepted and reported).  Exit 1 with the reason.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 REPORT=$TOP/pagein/pagein-report
 RESOLVE=$TOP/cygtrace/cygtrace-resolve
 

@@ -8,7 +8,7 @@
 # file patterns stand '?' for what ld's lexer cannot take).  Before, the object table was read
 # with sscanf %s: cygtrace-resolve resolved none of the records and exited
 # 0, pagein-report left the program out, deporder blamed staleness.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 need_pagein
 CYG=$TOP/cygtrace

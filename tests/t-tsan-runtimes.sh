@@ -10,7 +10,7 @@
 # functions of its own that ThreadSanitizer does not see: what it reports
 # from inside ld.so is suppressed, and so is the sample's own race on its
 # counter 'sink'.
-. "$TESTDIR/lib.sh"
+. "$(dirname "$0")/lib.sh"
 need gcc
 LC=$TOP/likely-check/likely-check
 [[ -x $LC ]] || fail "likely-check is not built (run make)"
