@@ -17,17 +17,16 @@ ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize
 ALL_LDFLAGS += -fsanitize=address,undefined
 endif
 
-LIB_OBJS = lib/util.o lib/cli.o lib/archive.o lib/elfobj.o lib/trace.o lib/ldmap.o lib/ordering.o
-LIB_OBJS += lib/proc.o lib/linker.o lib/progress.o lib/coldstart.o lib/readahead.o
-DEPORDER_OBJS = deporder/binding.o deporder/main.o deporder/inputs.o deporder/closure.o \
-	deporder/sections.o deporder/order.o deporder/ccdriver.o deporder/hot.o deporder/pack.o \
-	deporder/evaluate.o deporder/layout.o deporder/placement.o
-# Each tool folder may add a build.mk that appends to these and adds its
-# own rules, with install:: and clean:: for its files.
-PROGS = deporder/deporder
-BIN_PROGS = deporder/deporder
-MAN1 = deporder/deporder.1
-OBJS = $(LIB_OBJS) $(DEPORDER_OBJS) lib/json.o lib/symbolize.o lib/gcda.o
+# lib/: the shared C of every tool, one archive each program links (a
+# program gets only the members it uses).
+LIB_OBJS = $(patsubst %.c,%.o,$(sort $(wildcard lib/*.c)))
+LIB = lib/liblinkopt.a
+# Each folder may add a build.mk that appends to these and adds its own
+# rules, with install:: and clean:: for its files.
+PROGS =
+BIN_PROGS =
+MAN1 =
+OBJS = $(LIB_OBJS)
 
 all: build
 -include $(sort $(wildcard */build.mk))
@@ -45,8 +44,8 @@ build: $(PROGS)
 %.o: %.c .flags .deps-ok
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-deporder/deporder: $(DEPORDER_OBJS) linkscripts/libemit.a $(LIB_OBJS)
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS_ELF)
+$(LIB): $(LIB_OBJS)
+	rm -f $@ && $(AR) rcs $@ $^
 
 -include $(OBJS:.o=.d)
 
@@ -81,6 +80,6 @@ install:: all
 	install -m 644 $(MAN1) '$(DESTDIR)$(PREFIX)/share/man/man1/'
 
 clean::
-	rm -f $(PROGS) $(OBJS) $(OBJS:.o=.d) .flags .deps-ok
+	rm -f $(PROGS) $(OBJS) $(OBJS:.o=.d) $(LIB) .flags .deps-ok
 
 .PHONY: all build check demo hostile-matrix buildsys-matrix bench-deporder bench-pagein bench-coldstart bench-pfstat install clean FORCE

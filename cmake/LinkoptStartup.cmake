@@ -50,7 +50,7 @@ foreach(_linkopt_pair "LINKOPT_CC;linkopt-cc" "LINKOPT_STARTUP;linkopt-startup")
   list(GET _linkopt_pair 0 _linkopt_variable)
   list(GET _linkopt_pair 1 _linkopt_program)
   find_program(${_linkopt_variable} ${_linkopt_program}
-    HINTS "${_linkopt_module_dir}/../../../bin" "${_linkopt_module_dir}/../buildsys" NO_DEFAULT_PATH)
+    HINTS "${_linkopt_module_dir}/../../../bin" "${_linkopt_module_dir}/../${_linkopt_program}" NO_DEFAULT_PATH)
   find_program(${_linkopt_variable} ${_linkopt_program})
   if(NOT ${_linkopt_variable})
     message(FATAL_ERROR "LinkoptStartup: ${_linkopt_program} not found beside ${_linkopt_module_dir} nor on PATH; "

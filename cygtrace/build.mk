@@ -18,7 +18,7 @@ cygtrace/libcygtrace.so: cygtrace/runtime.pic.o
 cygtrace/libcygtrace.a: cygtrace/runtime.pic.o
 	rm -f $@ && ar rcs $@ $<
 
-cygtrace/cygtrace-resolve: cygtrace/resolve.o lib/symbolize.o $(LIB_OBJS)
+cygtrace/cygtrace-resolve: cygtrace/resolve.o $(LIB)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS_DW) $(LDLIBS_ELF)
 
 install::

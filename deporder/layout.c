@@ -1,5 +1,5 @@
 #include "layout.h"
-#include "../linkscripts/emit.h"
+#include "emit.h"
 
 #include <elf.h>
 

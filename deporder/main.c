@@ -6,7 +6,7 @@
 #include "linkmodel.h"
 #include "pack.h"
 #include "placement.h"
-#include "../linkscripts/emit.h"
+#include "emit.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -10,18 +10,22 @@ FUZZ_LDFLAGS = $(FUZZ_SANITIZE) -fsanitize=fuzzer
 FUZZ_HARNESSES = elfobj archive inputs ldmap trace sites json store
 FUZZ_BINS = $(FUZZ_HARNESSES:%=fuzz/build/fuzz-%)
 
-# linkscripts/build.mk, which sets EMIT_OBJS, is read after this file
-FUZZ_DEPORDER_OBJS = $(filter-out deporder/main.o,$(DEPORDER_OBJS)) linkscripts/emit.o $(LIB_OBJS)
+# deporder/build.mk, which sets DEPORDER_OBJS, is read before this file
+FUZZ_DEPORDER_OBJS = $(filter-out deporder/main.o,$(DEPORDER_OBJS))
+FUZZ_LIB = fuzz/build/lib/liblinkopt.a
 fuzz/build/fuzz-elfobj: fuzz/build/fuzz/fuzz-elfobj.o fuzz/build/lib/elfobj.o fuzz/build/lib/util.o
 fuzz/build/fuzz-archive: fuzz/build/fuzz/fuzz-archive.o fuzz/build/lib/archive.o fuzz/build/lib/elfobj.o \
 	fuzz/build/lib/util.o
-fuzz/build/fuzz-inputs: fuzz/build/fuzz/fuzz-inputs.o $(FUZZ_DEPORDER_OBJS:%=fuzz/build/%)
+fuzz/build/fuzz-inputs: fuzz/build/fuzz/fuzz-inputs.o $(FUZZ_DEPORDER_OBJS:%=fuzz/build/%) $(FUZZ_LIB)
 fuzz/build/fuzz-ldmap: fuzz/build/fuzz/fuzz-ldmap.o fuzz/build/lib/ldmap.o fuzz/build/lib/util.o
 fuzz/build/fuzz-trace: fuzz/build/fuzz/fuzz-trace.o fuzz/build/lib/trace.o fuzz/build/lib/util.o
 fuzz/build/fuzz-sites: fuzz/build/fuzz/fuzz-sites.o fuzz/build/likely-check/sites.o fuzz/build/lib/util.o
 fuzz/build/fuzz-json: fuzz/build/fuzz/fuzz-json.o fuzz/build/lib/json.o fuzz/build/lib/util.o
-fuzz/build/fuzz-store: fuzz/build/fuzz/fuzz-store.o fuzz/build/pgo-driver/store.o \
-	fuzz/build/pgo-driver/files.o fuzz/build/lib/util.o
+fuzz/build/fuzz-store: fuzz/build/fuzz/fuzz-store.o fuzz/build/pgo-run/store.o \
+	fuzz/build/pgo-run/files.o fuzz/build/lib/util.o
+
+$(FUZZ_LIB): $(LIB_OBJS:%=fuzz/build/%)
+	rm -f $@ && $(AR) rcs $@ $^
 
 $(FUZZ_BINS): fuzz/build/fuzz/harness.o
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(LDLIBS_ELF) $(LDLIBS_JSON)

@@ -1,8 +1,8 @@
-/* fuzz-store: pgo-run's store metadata reader (pgo-driver/store.c
+/* fuzz-store: pgo-run's store metadata reader (pgo-run/store.c
    store_meta_read), which reads FOLDER/meta.  Seeds: the meta files of
    real pgo-run stores. */
 #include "harness.h"
-#include "pgo-driver/store.h"
+#include "pgo-run/store.h"
 #include "util.h"
 
 #include <stdlib.h>

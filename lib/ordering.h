@@ -1,4 +1,4 @@
-/* ordering: an order of input sections as the emitters (linkscripts/) read
+/* ordering: an order of input sections as the emitters (lib/emit) read
    it, whoever computed it: per entry what each linker's form names it by,
    and for the whole order its traced head, its provenance and the call-graph
    edges of its traces.  Every string is owned by the record. */

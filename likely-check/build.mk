@@ -7,7 +7,7 @@ MAN1 += likely-check/likely-check.1
 OBJS += $(LIKELY_CHECK_OBJS)
 LIBDIR_LINKOPT ?= $(PREFIX)/lib/linkopt
 
-likely-check/likely-check: $(LIKELY_CHECK_OBJS) lib/util.o lib/cli.o lib/json.o lib/proc.o lib/gcda.o
+likely-check/likely-check: $(LIKELY_CHECK_OBJS) $(LIB)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS_JSON)
 
 # The runtime is loaded into other people's programs (LD_PRELOAD too), so it

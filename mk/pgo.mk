@@ -11,8 +11,8 @@
 #   PGO_TARGET     what to build (default: the Makefile's default goal)
 #   PGO_FLAGS      more pgo-run options (--bench CMD --output FILE, ...)
 LINKOPT ?= $(dir $(lastword $(MAKEFILE_LIST))).
-PGO_RUN ?= $(firstword $(wildcard $(LINKOPT)/pgo-driver/pgo-run $(LINKOPT)/bin/pgo-run \
-	$(LINKOPT)/../../../bin/pgo-run $(LINKOPT)/../pgo-driver/pgo-run) pgo-run)
+PGO_RUN ?= $(firstword $(wildcard $(LINKOPT)/pgo-run/pgo-run $(LINKOPT)/bin/pgo-run \
+	$(LINKOPT)/../../../bin/pgo-run $(LINKOPT)/../pgo-run/pgo-run) pgo-run)
 PGO_TARGET ?=
 PGO_FLAGS ?=
 

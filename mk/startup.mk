@@ -79,8 +79,8 @@ STARTUP_PAGEIN ?= $(firstword $(wildcard $(LINKOPT)/pagein/pagein $(LINKOPT)/bin
 	$(LINKOPT)/../pagein/pagein) pagein)
 STARTUP_REPORT ?= $(firstword $(wildcard $(LINKOPT)/pagein/pagein-report $(LINKOPT)/bin/pagein-report $(LINKOPT)/../../../bin/pagein-report \
 	$(LINKOPT)/../pagein/pagein-report) pagein-report)
-STARTUP_PREFETCH ?= $(firstword $(wildcard $(LINKOPT)/linkscripts/linkopt-prefetch.o $(LINKOPT)/lib/linkopt/linkopt-prefetch.o \
-	$(LINKOPT)/../../../lib/linkopt/linkopt-prefetch.o $(LINKOPT)/../linkscripts/linkopt-prefetch.o))
+STARTUP_PREFETCH ?= $(firstword $(wildcard $(LINKOPT)/prefetch/linkopt-prefetch.o $(LINKOPT)/lib/linkopt/linkopt-prefetch.o \
+	$(LINKOPT)/../../../lib/linkopt/linkopt-prefetch.o $(LINKOPT)/../prefetch/linkopt-prefetch.o))
 STARTUP_LINKERS = gnu-ld gold lld mold
 startup_goals := $(filter startup startup-report startup-check startup-pgo,$(MAKECMDGOALS))
 

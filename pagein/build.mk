@@ -14,7 +14,7 @@ PAGEIN_TOOL = pagein/pagein-$(VG_PLATFORM)
 PROGS += $(PAGEIN_TOOL) pagein/vglib/.stamp pagein/pagein pagein/pagein-report
 BIN_PROGS += pagein/pagein pagein/pagein-report
 MAN1 += pagein/pagein.1
-OBJS += pagein/report.o pagein/launch.o
+OBJS += pagein/pagein-report.o pagein/launch.o
 
 pagein/pg_main.o: pagein/pg_main.c .deps-ok
 	$(CC) $(PAGEIN_TOOL_CFLAGS) -c -o $@ $<
@@ -32,10 +32,10 @@ pagein/vglib/.stamp: $(PAGEIN_TOOL)
 	ln -sf ../pagein-$(VG_PLATFORM) pagein/vglib/pagein-$(VG_PLATFORM)
 	touch $@
 
-pagein/pagein: pagein/launch.o lib/cli.o lib/proc.o lib/util.o lib/progress.o
+pagein/pagein: pagein/launch.o $(LIB)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^
 
-pagein/pagein-report: pagein/report.o $(LIB_OBJS)
+pagein/pagein-report: pagein/pagein-report.o $(LIB)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS_ELF)
 
 # Installed under PREFIX, never into the system's valgrind folder: a folder

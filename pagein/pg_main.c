@@ -61,7 +61,7 @@
    return point, as BOLT reads a trace that follows a return).  This is
    exactly what a branch-recording profiler (Intel's LBR)
    samples, counted instead of sampled: the pre-aggregated profile BOLT
-   reads (see bolt/linkopt-bolt). */
+   reads (see linkopt-bolt/). */
 
 #include "pub_tool_basics.h"
 #include "pub_tool_aspacemgr.h"

@@ -3,9 +3,9 @@ PFSTAT_OBJS = pfstat/main.o pfstat/loopdev.o
 PROGS += pfstat/pfstat
 BIN_PROGS += pfstat/pfstat
 MAN1 += pfstat/pfstat.1
-OBJS += $(PFSTAT_OBJS) lib/pagecache.o
+OBJS += $(PFSTAT_OBJS)
 
-pfstat/pfstat: $(PFSTAT_OBJS) lib/pagecache.o $(LIB_OBJS)
+pfstat/pfstat: $(PFSTAT_OBJS) $(LIB)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS_ELF)
 
 clean::

@@ -1,7 +1,7 @@
 # Helpers for the tests of linkopt-cc and linkopt-startup (sourced after
 # lib.sh and pagein-lib.sh).
-LINKOPT_CC=$TOP/buildsys/linkopt-cc
-LINKOPT_STARTUP=$TOP/buildsys/linkopt-startup
+LINKOPT_CC=$TOP/linkopt-cc/linkopt-cc
+LINKOPT_STARTUP=$TOP/linkopt-startup/linkopt-startup
 
 need_buildsys() {
 	need_pagein

@@ -1,6 +1,6 @@
 # Helpers for the tests of linkopt report (sourced after lib.sh and
 # pagein-lib.sh).
-LINKOPT=$TOP/report/linkopt
+LINKOPT=$TOP/linkopt-report/linkopt
 
 need_report() {
 	need_pagein

@@ -88,7 +88,7 @@ for tool in dep lc; do
 done
 
 # pgo-run: the store's folders and files get the umask's modes
-. "$TOP/pgo-driver/test-fixtures.sh"
+. "$TOP/pgo-run/test-fixtures.sh"
 sample_project p
 umask 022
 cd p || exit 1

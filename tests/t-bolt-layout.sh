@@ -9,7 +9,7 @@
 . "$TESTDIR/pagein-lib.sh"
 need_pagein
 need llvm-bolt-16 readelf nm
-LB=$TOP/bolt/linkopt-bolt
+LB=$TOP/linkopt-bolt/linkopt-bolt
 [[ -x $LB ]] || fail "linkopt-bolt is not built"
 
 cat > prog.c <<'EOF2'

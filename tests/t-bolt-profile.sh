@@ -12,7 +12,7 @@
 . "$TESTDIR/pagein-lib.sh"
 need_pagein
 need llvm-bolt-16 readelf
-LB=$TOP/bolt/linkopt-bolt
+LB=$TOP/linkopt-bolt/linkopt-bolt
 rt=llvm-16/lib/libbolt_rt_instr.a   # Debian's llvm-bolt-16 looks for it under /usr/lib
 [[ -f /usr/lib/$rt ]] || skip "needs /usr/lib/$rt (libbolt-16-dev)"
 

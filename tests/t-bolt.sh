@@ -10,7 +10,7 @@
 . "$TESTDIR/pagein-lib.sh"
 need_pagein
 need llvm-bolt-16
-LB=$TOP/bolt/linkopt-bolt
+LB=$TOP/linkopt-bolt/linkopt-bolt
 [[ -x $LB ]] || fail "linkopt-bolt is not built"
 
 cp "$TESTDIR/bolt-prog.c" prog.c

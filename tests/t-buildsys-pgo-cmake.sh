@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/buildsys-lib.sh"
-. "$TOP/pgo-driver/test-fixtures.sh"
+. "$TOP/pgo-run/test-fixtures.sh"
 need_buildsys
 need cmake readelf
 real_project expat
@@ -18,7 +18,7 @@ cat >> CMakeLists.txt <<EOF2
 find_package(Linkopt REQUIRED PATHS $TOP/cmake NO_DEFAULT_PATH)
 linkopt_startup(TARGET expat xmlwf RUN \$<TARGET_FILE:xmlwf> \${CMAKE_SOURCE_DIR}/data.xml)
 EOF2
-recipe=$(sed -n '/^pgo-run --clean .cmake -S/,/xmlwf/p' "$TOP/pgo-driver/pgo-run.1" | sed 's/\\e$/\\/')
+recipe=$(sed -n '/^pgo-run --clean .cmake -S/,/xmlwf/p' "$TOP/pgo-run/pgo-run.1" | sed 's/\\e$/\\/')
 [[ -n $recipe ]] || fail "pgo-run(1) has no CMake recipe"
 recipe=${recipe//pgo-run/\"\$PGO_RUN\"}
 export PGO_RUN

@@ -22,18 +22,18 @@ $TOP/likely-check/likely-check|likely-check|report|likely-check/likely-check.1
 $TOP/likely-check/likely-check|likely-check|compare|likely-check/likely-check.1
 $TOP/likely-check/likely-check|likely-check|profile|likely-check/likely-check.1
 $TOP/likely-check/likely-check|likely-check|macros|likely-check/likely-check.1
-$TOP/pgo-driver/pgo-run|pgo-run||pgo-driver/pgo-run.1
-$TOP/pgo-driver/pgo-run|pgo-run|build|pgo-driver/pgo-run.1
-$TOP/pgo-driver/pgo-run|pgo-run|status|pgo-driver/pgo-run.1
-$TOP/pgo-driver/pgo-run|pgo-run|show|pgo-driver/pgo-run.1
-$TOP/pgo-driver/pgo-run|pgo-run|clean|pgo-driver/pgo-run.1
-$TOP/pgo-driver/pgo-run|pgo-run|merge|pgo-driver/pgo-run.1
-$TOP/bolt/linkopt-bolt|linkopt-bolt||bolt/linkopt-bolt.1
+$TOP/pgo-run/pgo-run|pgo-run||pgo-run/pgo-run.1
+$TOP/pgo-run/pgo-run|pgo-run|build|pgo-run/pgo-run.1
+$TOP/pgo-run/pgo-run|pgo-run|status|pgo-run/pgo-run.1
+$TOP/pgo-run/pgo-run|pgo-run|show|pgo-run/pgo-run.1
+$TOP/pgo-run/pgo-run|pgo-run|clean|pgo-run/pgo-run.1
+$TOP/pgo-run/pgo-run|pgo-run|merge|pgo-run/pgo-run.1
+$TOP/linkopt-bolt/linkopt-bolt|linkopt-bolt||linkopt-bolt/linkopt-bolt.1
 $TOP/pfstat/pfstat|pfstat||pfstat/pfstat.1
-$TOP/report/linkopt|linkopt||report/linkopt.1
-$TOP/report/linkopt|linkopt|report|report/linkopt-report.1
-$TOP/buildsys/linkopt-startup|linkopt-startup||buildsys/linkopt-startup.1
-$TOP/buildsys/linkopt-cc|linkopt-cc||buildsys/linkopt-startup.1"
+$TOP/linkopt-report/linkopt|linkopt||linkopt-report/linkopt.1
+$TOP/linkopt-report/linkopt|linkopt|report|linkopt-report/linkopt-report.1
+$TOP/linkopt-startup/linkopt-startup|linkopt-startup||linkopt-startup/linkopt-startup.1
+$TOP/linkopt-cc/linkopt-cc|linkopt-cc||linkopt-startup/linkopt-startup.1"
 
 # A value of each kind the --help texts name, valid for the option.
 sample() {

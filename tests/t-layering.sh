@@ -1,7 +1,7 @@
 #!/bin/bash
 # The include graph keeps its layers: scripts/house layers prints nothing
-# and exits 0 (lib/ includes nothing of ours above it, linkscripts/ only
-# lib/, a tool lib/ and its own headers, deporder also linkscripts/).
+# and exits 0 (lib/ includes nothing of ours above it, a tool lib/ and its
+# own headers).
 . "$(dirname "$0")/lib.sh"
 need git
 git -C "$TOP" rev-parse --is-inside-work-tree > /dev/null 2>&1 ||

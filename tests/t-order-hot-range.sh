@@ -12,7 +12,7 @@
 need_pagein
 
 coldstart_program
-gcc -o prefetch main.o work.o "$TOP/linkscripts/linkopt-prefetch.o" -Wl,-T,order.ld || fail "the link with prefetch"
+gcc -o prefetch main.o work.o "$TOP/prefetch/linkopt-prefetch.o" -Wl,-T,order.ld || fail "the link with prefetch"
 ./prefetch > got.out || fail "the relinked program"
 expect_same want.out got.out "the relinked program's output"
 address() { nm prefetch | awk -v s="$1" '$3 == s { print "0x" $1; exit }'; }

@@ -101,13 +101,13 @@ done
 
 # linkopt-prefetch.o: with the script's __linkopt_hot_start/_end, the
 # program asks for its traced code at start-up in one madvise call.
-gcc -o prog-prefetch prog.o "$TOP/linkscripts/linkopt-prefetch.o" -Wl,-T,order.ld || fail "link with prefetch"
+gcc -o prog-prefetch prog.o "$TOP/prefetch/linkopt-prefetch.o" -Wl,-T,order.ld || fail "link with prefetch"
 expect_output want.out got.out "prog-prefetch's output" ./prog-prefetch
 if command -v strace > /dev/null; then
 	strace -f -e trace=madvise -o madvise.txt ./prog-prefetch > /dev/null || fail "strace"
 	expect_grep 'madvise\(0x[0-9a-f]+, [0-9]+, MADV_WILLNEED\) = 0' madvise.txt "the prefetch"
 fi
-gcc -o prog-prefetch-plain prog.o "$TOP/linkscripts/linkopt-prefetch.o" || fail "prefetch without the script"
+gcc -o prog-prefetch-plain prog.o "$TOP/prefetch/linkopt-prefetch.o" || fail "prefetch without the script"
 expect_output want.out got.out "prefetch object without the script's symbols" ./prog-prefetch-plain
 
 # A failed emission (gold cannot take whole objects) leaves --out's file alone.

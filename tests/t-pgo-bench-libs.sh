@@ -6,7 +6,7 @@
 # a program whose RPATH (searched before LD_LIBRARY_PATH) names the build
 # folder is refused rather than measured wrongly.
 . "$(dirname "$0")/lib.sh"
-. "$TOP/pgo-driver/test-fixtures.sh"
+. "$TOP/pgo-run/test-fixtures.sh"
 need ldd
 
 # make_project DIR RPATH-FLAGS: libwork.so.1 (work.c) and prog linked

@@ -3,7 +3,7 @@
 # runs with PGO_BIN set to each, alternately: the medians and the median
 # ratio are printed, and the project ends with the optimized build.
 . "$(dirname "$0")/lib.sh"
-. "$TOP/pgo-driver/test-fixtures.sh"
+. "$TOP/pgo-run/test-fixtures.sh"
 
 sample_project p
 cd p

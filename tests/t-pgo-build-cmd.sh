@@ -5,7 +5,7 @@
 # missing-profile warning in the optimized build is expected, not an error.
 # Then show, status, merge (runs made outside pgo-run), clean and usage.
 . "$(dirname "$0")/lib.sh"
-. "$TOP/pgo-driver/test-fixtures.sh"
+. "$TOP/pgo-run/test-fixtures.sh"
 
 sample_project p
 cd p

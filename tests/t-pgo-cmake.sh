@@ -7,7 +7,7 @@
 # as the objects record; then pgo-run build --bench on that existing cache,
 # where the plain and the PGO xmlwf each load their own libexpat.
 . "$(dirname "$0")/lib.sh"
-. "$TOP/pgo-driver/test-fixtures.sh"
+. "$TOP/pgo-run/test-fixtures.sh"
 need cmake readelf ldd
 src=$("$TOP/scripts/fetch" expat 2> fetch.err) || skip "needs expat's sources: $(tail -n 1 fetch.err)"
 cp -r "$src" expat
@@ -29,7 +29,7 @@ awk 'BEGIN {
 }' > data.xml
 
 # the recipe, as pgo-run(1) gives it
-recipe=$(sed -n '/^pgo-run --clean .cmake -S/,/xmlwf/p' "$TOP/pgo-driver/pgo-run.1" | sed 's/\\e$/\\/')
+recipe=$(sed -n '/^pgo-run --clean .cmake -S/,/xmlwf/p' "$TOP/pgo-run/pgo-run.1" | sed 's/\\e$/\\/')
 [[ -n $recipe ]] || fail "pgo-run(1) has no CMake recipe"
 grep -qF "$(echo "$recipe" | head -n 1)" "$TOP/README.md" || fail "the README's CMake recipe is not pgo-run(1)'s"
 recipe=${recipe//pgo-run/\"\$PGO_RUN\"}

@@ -4,7 +4,7 @@
 # wrong usage before anything runs.  merge's operands are folders, which
 # may have any name.
 . "$(dirname "$0")/lib.sh"
-. "$TOP/pgo-driver/test-fixtures.sh"
+. "$TOP/pgo-run/test-fixtures.sh"
 
 sample_project p
 cd p

@@ -8,7 +8,7 @@
 # line said "the profile in use is the last good one" of the damaged one.
 # (A full store: tests/t-pgo-full-store.sh.)
 . "$(dirname "$0")/lib.sh"
-. "$TOP/pgo-driver/test-fixtures.sh"
+. "$TOP/pgo-run/test-fixtures.sh"
 
 sample_project p
 cd p

@@ -4,7 +4,7 @@
 # cycle with exit status 1 before the merge, and the profile in use stays
 # exactly the previous one.
 . "$(dirname "$0")/lib.sh"
-. "$TOP/pgo-driver/test-fixtures.sh"
+. "$TOP/pgo-run/test-fixtures.sh"
 
 sample_project p
 cd p

@@ -4,7 +4,7 @@
 # and so is a merge that gcov-tool could not write (it exits 0 after
 # "Error writing"); the profile in use stays the last good one.
 . "$(dirname "$0")/lib.sh"
-. "$TOP/pgo-driver/test-fixtures.sh"
+. "$TOP/pgo-run/test-fixtures.sh"
 
 sample_project p
 cd p

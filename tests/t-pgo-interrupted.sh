@@ -6,7 +6,7 @@
 # too, and pgo-run ends by the signal).  A cycle killed with SIGKILL cannot
 # clean up: status says what it left, and the next cycle removes it.
 . "$(dirname "$0")/lib.sh"
-. "$TOP/pgo-driver/test-fixtures.sh"
+. "$TOP/pgo-run/test-fixtures.sh"
 need nm readelf perl
 
 sample_project p

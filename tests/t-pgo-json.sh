@@ -3,7 +3,7 @@
 # the same facts as the text (profile in use, workloads, stale sources and
 # the exit status that goes with them, the hottest functions).
 . "$(dirname "$0")/lib.sh"
-. "$TOP/pgo-driver/test-fixtures.sh"
+. "$TOP/pgo-run/test-fixtures.sh"
 need python3
 
 sample_project p

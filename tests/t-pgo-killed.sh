@@ -11,7 +11,7 @@
 # workload ran on orphaned, the folders stayed, and the second cycle's
 # builds ran under the first's, which failed ("wrote no notes files").
 . "$(dirname "$0")/lib.sh"
-. "$TOP/pgo-driver/test-fixtures.sh"
+. "$TOP/pgo-run/test-fixtures.sh"
 
 sample_project p
 cd p

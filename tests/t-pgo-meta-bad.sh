@@ -4,7 +4,7 @@
 # negative weight, a malformed object or source line, a foreign first line:
 # each is an error naming the file and line, exit 1, and nothing crashes.
 . "$(dirname "$0")/lib.sh"
-. "$TOP/pgo-driver/test-fixtures.sh"
+. "$TOP/pgo-run/test-fixtures.sh"
 
 sample_project p
 cd p

@@ -6,7 +6,7 @@
 # for release-work.gcda); pgo-run warns and matches them, and the optimized
 # build ends with no missing-profile or coverage-mismatch warning.
 . "$(dirname "$0")/lib.sh"
-. "$TOP/pgo-driver/test-fixtures.sh"
+. "$TOP/pgo-run/test-fixtures.sh"
 
 # separate compiles in two folders
 sample_project a

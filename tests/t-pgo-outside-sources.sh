@@ -6,7 +6,7 @@
 # with make -C programs, from the top folder: the profile files are named
 # differently (^#lib#hot, programs#^#lib#hot), the result is the same.
 . "$(dirname "$0")/lib.sh"
-. "$TOP/pgo-driver/test-fixtures.sh"
+. "$TOP/pgo-run/test-fixtures.sh"
 
 mkdir -p top/lib top/programs
 cat > top/lib/hot.c <<'C'

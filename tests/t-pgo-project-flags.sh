@@ -6,7 +6,7 @@
 # does not compile with the plain build's options is refused, naming the
 # difference, and its profile is not installed.
 . "$(dirname "$0")/lib.sh"
-. "$TOP/pgo-driver/test-fixtures.sh"
+. "$TOP/pgo-run/test-fixtures.sh"
 need readelf
 
 # records OBJECT: the options gcc recorded in the object, on one line.

@@ -4,7 +4,7 @@
 # and the optimized build has no coverage mismatch; when fresh, it does not
 # retrain.
 . "$(dirname "$0")/lib.sh"
-. "$TOP/pgo-driver/test-fixtures.sh"
+. "$TOP/pgo-run/test-fixtures.sh"
 
 sample_project p
 cd p

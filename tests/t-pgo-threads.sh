@@ -4,7 +4,7 @@
 # and the runtime's locked merge of the four runs), and the optimized build
 # uses it without a warning.
 . "$(dirname "$0")/lib.sh"
-. "$TOP/pgo-driver/test-fixtures.sh"
+. "$TOP/pgo-run/test-fixtures.sh"
 
 cat > Makefile <<MK
 CFLAGS = -O2

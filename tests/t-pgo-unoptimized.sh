@@ -8,7 +8,7 @@
 # build where only some outputs are unoptimized is trained, with a warning
 # naming them.
 . "$(dirname "$0")/lib.sh"
-. "$TOP/pgo-driver/test-fixtures.sh"
+. "$TOP/pgo-run/test-fixtures.sh"
 
 # project DIR FLAGS-OF-main.o FLAGS-OF-work.o
 project() {

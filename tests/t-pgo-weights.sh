@@ -3,7 +3,7 @@
 # counters as gcov-tool merge -w 3,1 of the same two runs done by hand, and
 # the weights show in the counts (3 x 100000 on one branch, 100000 on the other).
 . "$(dirname "$0")/lib.sh"
-. "$TOP/pgo-driver/test-fixtures.sh"
+. "$TOP/pgo-run/test-fixtures.sh"
 
 sample_project p
 cd p

@@ -3,7 +3,7 @@
 # instrumented build, whichever workload it is; words sh would expand and
 # paths (the build may make them) are left to the run.
 . "$(dirname "$0")/lib.sh"
-. "$TOP/pgo-driver/test-fixtures.sh"
+. "$TOP/pgo-run/test-fixtures.sh"
 
 sample_project p
 cd p

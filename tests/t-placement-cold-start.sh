@@ -32,7 +32,7 @@ read -r chosen head < <(sed -n 's/.*: \([0-9]*\) file pages read in [0-9]* reque
 ((chosen < head)) || fail "the cold-start placement reads $chosen pages predicted, the head placement $head"
 expect_grep '^/\* deporder .*; placement cold-start at 16 KiB: ' cold.ld "the script's provenance"
 
-gcc -o cold main.o work.o "$TOP/linkscripts/linkopt-prefetch.o" -Wl,-T,cold.ld || fail "the link with the cold-start script"
+gcc -o cold main.o work.o "$TOP/prefetch/linkopt-prefetch.o" -Wl,-T,cold.ld || fail "the link with the cold-start script"
 ./cold > got.out || fail "the relinked program"
 expect_same want.out got.out "the relinked program's output"
 

@@ -72,7 +72,7 @@ expect_empty split.err "pagein's stderr (a file, stdout on a terminal)"
 grep -aq $'\e' split.out && fail "progress on stdout: $(cat -v split.out | head -c 300)"
 
 # pgo-run: its training workload, the line labelled as its step line.
-. "$TOP/pgo-driver/test-fixtures.sh"
+. "$TOP/pgo-run/test-fixtures.sh"
 sample_project p
 on_tty pgo.out "cd p && TERM=xterm $PGO_RUN 'sleep 1; ./prog 1'"
 expect_progress pgo.out "[train 1/1] sleep 1; ./prog 1"
@@ -101,10 +101,10 @@ EOF2
 	gcc -O2 -g -Wl,--emit-relocs -o bp bp.c || fail "cannot build bp"
 	"$PAGEIN" --granularity=function --branches=yes --out-file="$PWD/bp.trace" -- ./bp 100 > /dev/null 2>&1 ||
 		fail "pagein --branches"
-	on_tty bolt.out "TERM=xterm $TOP/bolt/linkopt-bolt --startup bp.trace --check 'sleep 1; %b 50' -o bp.bolt ./bp"
+	on_tty bolt.out "TERM=xterm $TOP/linkopt-bolt/linkopt-bolt --startup bp.trace --check 'sleep 1; %b 50' -o bp.bolt ./bp"
 	expect_progress bolt.out "linkopt-bolt: check: sleep 1; './bp' 50"
 	grep -aq '^written: bp.bolt' bolt.out || fail "linkopt-bolt's output: $(cat -v bolt.out | head -c 400)"
-	"$TOP/bolt/linkopt-bolt" --startup bp.trace --check 'sleep 1; %b 50' -o bp2.bolt ./bp > bolt-file.out 2> bolt-file.err ||
+	"$TOP/linkopt-bolt/linkopt-bolt" --startup bp.trace --check 'sleep 1; %b 50' -o bp2.bolt ./bp > bolt-file.out 2> bolt-file.err ||
 		fail "linkopt-bolt without a terminal: $(cat bolt-file.err)"
 	expect_quiet bolt-file.out
 	expect_quiet bolt-file.err

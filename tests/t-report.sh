@@ -115,7 +115,7 @@ hot_pages=$(( (0x$hot_end + 4095) / 4096 - 0x$hot_start / 4096 ))
 (( $(count '<rect class="hot"' < after.html) == hot_pages )) || fail "after: not $hot_pages hot bars"
 
 # With linkopt-prefetch.o the script's own symbols mark the range.
-gcc -o prog-prefetch prog.o "$TOP/linkscripts/linkopt-prefetch.o" -Wl,-T,order.ld || fail "link with prefetch"
+gcc -o prog-prefetch prog.o "$TOP/prefetch/linkopt-prefetch.o" -Wl,-T,order.ld || fail "link with prefetch"
 "$PAGEIN" --out-file="$PWD/prefetch.trace" -- ./prog-prefetch > /dev/null 2>&1 || fail "pagein on prog-prefetch"
 "$LINKOPT" report prefetch.trace -o prefetch.html 2> prefetch.err || fail "report on prog-prefetch: $(cat prefetch.err)"
 start=$(nm prog-prefetch | awk '$3 == "__linkopt_hot_start" { print $1 }')

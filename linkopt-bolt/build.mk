@@ -1,15 +1,15 @@
-# bolt: linkopt-bolt, the driver of BOLT (llvm-bolt) with linkopt's
+# linkopt-bolt: the driver of BOLT (llvm-bolt) with linkopt's
 # profile (pagein --branches) and start-up order.
-BOLT_OBJS = bolt/main.o bolt/profile.o
-PROGS += bolt/linkopt-bolt
-BIN_PROGS += bolt/linkopt-bolt
+BOLT_OBJS = linkopt-bolt/main.o linkopt-bolt/profile.o
+PROGS += linkopt-bolt/linkopt-bolt
+BIN_PROGS += linkopt-bolt/linkopt-bolt
 OBJS += $(BOLT_OBJS)
 
-bolt/linkopt-bolt: $(BOLT_OBJS) $(LIB_OBJS)
+linkopt-bolt/linkopt-bolt: $(BOLT_OBJS) $(LIB)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS_ELF) -lm
 
 clean::
-	rm -f bolt/linkopt-bolt
+	rm -f linkopt-bolt/linkopt-bolt
 
 # make check's BOLT tests need llvm-bolt-16 (Debian bookworm's bolt-16),
 # installed where need-deps may install (as root); elsewhere they say they
@@ -19,4 +19,4 @@ bolt-deps:
 	-@scripts/need-deps '$(CC)' bin:llvm-bolt-16=bolt-16
 
 .PHONY: bolt-deps
-MAN1 += bolt/linkopt-bolt.1
+MAN1 += linkopt-bolt/linkopt-bolt.1

@@ -1,6 +1,6 @@
-# pgo-driver/test-fixtures.sh: sourced by tests/t-pgo-*.sh after tests/lib.sh.
+# pgo-run/test-fixtures.sh: sourced by tests/t-pgo-*.sh after tests/lib.sh.
 
-PGO_RUN=${PGO_RUN:-$TOP/pgo-driver/pgo-run}
+PGO_RUN=${PGO_RUN:-$TOP/pgo-run/pgo-run}
 [[ -x $PGO_RUN ]] || fail "no pgo-run binary at $PGO_RUN (run make)"
 need gcc gcov gcov-tool gcov-dump make
 

@@ -2,7 +2,7 @@
 #include "files.h"
 #include "gcda.h"
 #include "proc.h"
-#include "report.h"
+#include "steps.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -86,7 +86,7 @@ bool merge_weighted(char **dirs, const double *weights, size_t n, const char *ou
 			char *text = proc_describe(status);
 
 			error("gcov-tool merge -w %s %s %s failed: %s (log %s)", w, argv[6], dirs[i], text, log);
-			report_log_tail(log, 10);
+			steps_log_tail(log, 10);
 			free(text);
 			ok = false;
 		}
@@ -103,7 +103,7 @@ bool merge_weighted(char **dirs, const double *weights, size_t n, const char *ou
 			error("the copied profile is damaged: %s", why);
 		} else {
 			error("the merged profile is damaged (log %s): %s", log, why);
-			report_log_tail(log, 10);
+			steps_log_tail(log, 10);
 		}
 		free(why);
 		ok = false;
@@ -424,13 +424,13 @@ char *merge_prepare(struct session *s, const char *raw, long gen_started, const 
 	if (!merge_describe(folder, meta))
 		goto out;
 	meta->trained = time(NULL);
-	report_objects("merge", meta);
+	steps_objects("merge", meta);
 	if (!any_data(meta)) {
 		error("no instrumented object got profile data: the workloads ran another build "
 		      "of the program, or the profile names do not match the notes");
 		goto out;
 	}
-	report_step("merge", "profile of %zu workload%s merged in %.2f s: %s", o->nworkloads,
+	steps_step("merge", "profile of %zu workload%s merged in %.2f s: %s", o->nworkloads,
 		    o->nworkloads == 1 ? "" : "s", proc_now() - start, folder);
 	ok = true;
 out:

@@ -2,7 +2,7 @@
 #include "elfobj.h"
 #include "files.h"
 #include "proc.h"
-#include "report.h"
+#include "steps.h"
 #include "progress.h"
 #include "util.h"
 
@@ -226,7 +226,7 @@ int bench_run(struct session *s, const struct bench_copy *plain, const struct be
 	if (!loads_own(plain, "plain", pgo) || !loads_own(pgo, "PGO", plain))
 		status = 1;
 	else
-		report_step("bench", "%s, %d runs of each build, alternating, after one warm-up run each", command,
+		steps_step("bench", "%s, %d runs of each build, alternating, after one warm-up run each", command,
 			    runs);
 	if (!status)
 		progress_start("[bench] warm-up");
@@ -256,7 +256,7 @@ int bench_run(struct session *s, const struct bench_copy *plain, const struct be
 	}
 	progress_stop();
 	if (!status)
-		report_step("bench", "plain median %.3f s, PGO median %.3f s; speedup (median of the %d "
+		steps_step("bench", "plain median %.3f s, PGO median %.3f s; speedup (median of the %d "
 			    "pairwise ratios plain/PGO) %.3fx", median(tp, runs), median(to, runs), runs,
 			    median(ratio, runs));
 	free(tp);

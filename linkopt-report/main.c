@@ -1,6 +1,6 @@
 /* linkopt: the toolkit's front-end.  `linkopt report` writes the report of
    the pages start-up touches, before and after an order, as one HTML file
-   (report/model reads the traces and the binaries, report/html writes the
+   (linkopt-report/model reads the traces and the binaries, linkopt-report/html writes the
    page). */
 #include "cli.h"
 #include "figures.h"

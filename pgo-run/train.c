@@ -2,7 +2,7 @@
 #include "files.h"
 #include "merge.h"
 #include "proc.h"
-#include "report.h"
+#include "steps.h"
 #include "progress.h"
 #include "util.h"
 
@@ -218,7 +218,7 @@ static bool check_profiles(struct session *s, size_t i, const char *dir, const c
 	free(complaints);
 	free(why);
 	if (ok)
-		report_step(label, "%ld profile file%s in %.2f s", nfiles, nfiles == 1 ? "" : "s", seconds);
+		steps_step(label, "%ld profile file%s in %.2f s", nfiles, nfiles == 1 ? "" : "s", seconds);
 	return ok;
 }
 
@@ -240,7 +240,7 @@ static bool run_workload(struct session *s, size_t i, const char *dir, const cha
 	int status;
 	bool ok = false;
 
-	report_step(label, "%s (weight %g)", command, w->weight);
+	steps_step(label, "%s (weight %g)", command, w->weight);
 	progress_start("[%s] %s", label, command);
 	status = proc_shell(command, NULL, env, 2, log, &seconds);
 	progress_stop();
@@ -249,7 +249,7 @@ static bool run_workload(struct session *s, size_t i, const char *dir, const cha
 		char *text = proc_describe(status);
 
 		error("workload '%s' failed: %s (log %s); the profile in use is unchanged", w->command, text, log);
-		report_log_tail(log, 10);
+		steps_log_tail(log, 10);
 		free(text);
 	} else {
 		ok = check_profiles(s, i, dir, log, label, seconds);

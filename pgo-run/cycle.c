@@ -5,7 +5,7 @@
 #include "files.h"
 #include "merge.h"
 #include "proc.h"
-#include "report.h"
+#include "steps.h"
 #include "switches.h"
 #include "train.h"
 #include "tree.h"
@@ -50,17 +50,17 @@ static bool needs_training(const struct session *s, bool *ok)
 		if (!have) {
 			error("%s: no profile to build with: run pgo-run WORKLOAD first", profile);
 			*ok = false;
-		} else if (report_stale_sources(&meta)) {
+		} else if (steps_stale_sources(&meta)) {
 			warn("sources changed since training: expect coverage-mismatch warnings");
 		}
 	} else if (have) {
-		changed = report_stale_sources(&meta);
+		changed = steps_stale_sources(&meta);
 		if (changed == 0) {
-			report_step("profile", "fresh (trained %s ago, no source changed): not retraining",
-				    report_age(time(NULL) - meta.trained));
+			steps_step("profile", "fresh (trained %s ago, no source changed): not retraining",
+				    steps_age(time(NULL) - meta.trained));
 			train = false;
 		} else {
-			report_step("profile", "%zu source%s changed since training: retraining", changed,
+			steps_step("profile", "%zu source%s changed since training: retraining", changed,
 				    changed == 1 ? "" : "s");
 		}
 	}
@@ -143,7 +143,7 @@ static bool same_options(const struct cycle *c, const struct switches *build, co
 		warn("no output of the %s recorded its options beside the plain build's: cannot check that "
 		     "the %s kept the project's flags", name, name);
 	else
-		report_step("options", "%s: the %zu output%s it shares with the plain build %s its options, the "
+		steps_step("options", "%s: the %zu output%s it shares with the plain build %s its options, the "
 			    "profile flags aside", name, compared, compared == 1 ? "" : "s",
 			    compared == 1 ? "has" : "have");
 	return true;
@@ -162,7 +162,7 @@ static bool plain_options(struct cycle *c, bool train_now)
 	bool ok = false;
 
 	if (!train_now && !o->bench && switches_load(record, &c->plain, &why) == 0) {
-		report_step("options", "the plain build's, recorded in %s", record);
+		steps_step("options", "the plain build's, recorded in %s", record);
 		free(record);
 		return true;
 	}
@@ -222,13 +222,13 @@ static void print_total(const struct session *s, int status)
 	double now = proc_now(), own = now - s->start - s->external;
 	int sig = proc_interrupted();
 
-	report_step("total", "%.1f s: builds, workloads and benchmark %.1f s, pgo-run itself %.2f s (%.1f%%)",
+	steps_step("total", "%.1f s: builds, workloads and benchmark %.1f s, pgo-run itself %.2f s (%.1f%%)",
 		    now - s->start, s->external, own, s->external > 0 ? 100 * own / s->external : 0);
 	if (sig)
-		report_step("total", "interrupted by %s; the profile in use is %s", signal_name(sig),
+		steps_step("total", "interrupted by %s; the profile in use is %s", signal_name(sig),
 			    store_has_profile(&s->store) ? "the last good one" : "none");
 	else if (status)
-		report_step("total", "failed; the profile in use is %s",
+		steps_step("total", "failed; the profile in use is %s",
 			    store_has_profile(&s->store) ? "the last good one" : "none");
 }
 
@@ -247,7 +247,7 @@ static void clean_up(struct cycle *c)
 		size_t removed = tree_remove_instrumented(&c->s);
 
 		if (removed)
-			report_step("total", "removed the %zu output%s of the instrumented build still in the tree: "
+			steps_step("total", "removed the %zu output%s of the instrumented build still in the tree: "
 				    "build again for a plain build", removed, removed == 1 ? "" : "s");
 	}
 }
@@ -280,7 +280,7 @@ int cycle_run(const struct pgo_options *o)
 	/* make would take a killed cycle's instrumented outputs for up to date */
 	removed = tree_remove_instrumented(&c.s);
 	if (removed)
-		report_step("store", "removed the %zu output%s of the instrumented build that a pgo-run killed "
+		steps_step("store", "removed the %zu output%s of the instrumented build that a pgo-run killed "
 			    "before it could remove them left in the tree", removed, removed == 1 ? "" : "s");
 	if (o->build && !o->clean)
 		warn("no --clean command: the build must rebuild every object when the flags change");
@@ -292,7 +292,7 @@ int cycle_run(const struct pgo_options *o)
 		if (!same_options(&c, &c.gen, "instrumented build", c.s.gen_dir) || !optimizes(&c.gen) ||
 		    !merge_commit(&c.s, c.profile, &c.meta))
 			goto out;
-		report_step("merge", "profile installed: %s", c.profile);
+		steps_step("merge", "profile installed: %s", c.profile);
 		free(c.profile);
 		c.profile = NULL;
 	}

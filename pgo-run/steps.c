@@ -1,4 +1,4 @@
-#include "report.h"
+#include "steps.h"
 #include "files.h"
 #include "util.h"
 
@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-void report_step(const char *name, const char *fmt, ...)
+void steps_step(const char *name, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -18,7 +18,7 @@ void report_step(const char *name, const char *fmt, ...)
 	fflush(stdout);
 }
 
-void report_log_tail(const char *log, int lines)
+void steps_log_tail(const char *log, int lines)
 {
 	FILE *f = fopen(log, "r");
 	char **ring = xcalloc(lines, sizeof(*ring)), *line = NULL;
@@ -43,7 +43,7 @@ void report_log_tail(const char *log, int lines)
 	free(ring);
 }
 
-const char *report_age(long seconds)
+const char *steps_age(long seconds)
 {
 	static char text[32];
 
@@ -59,7 +59,7 @@ const char *report_age(long seconds)
 }
 
 /* An object as the build folder names it: profile names turn '/' into '#'. */
-const char *report_object_path(const char *name)
+const char *steps_object_path(const char *name)
 {
 	static char text[4096];
 	char *p;
@@ -71,28 +71,28 @@ const char *report_object_path(const char *name)
 	return text;
 }
 
-void report_no_data(const struct store_meta *meta)
+void steps_no_data(const struct store_meta *meta)
 {
 	size_t i;
 
 	for (i = 0; i < meta->nobjects; i++)
 		if (!meta->has_data[i])
-			printf("    no data: %s\n", report_object_path(meta->objects[i]));
+			printf("    no data: %s\n", steps_object_path(meta->objects[i]));
 }
 
-void report_objects(const char *label, const struct store_meta *meta)
+void steps_objects(const char *label, const struct store_meta *meta)
 {
 	size_t i, without = 0;
 
 	for (i = 0; i < meta->nobjects; i++)
 		without += !meta->has_data[i];
-	report_step(label, "%zu object%s instrumented, %zu with profile data, %zu without%s",
+	steps_step(label, "%zu object%s instrumented, %zu with profile data, %zu without%s",
 		    meta->nobjects, meta->nobjects == 1 ? "" : "s", meta->nobjects - without, without,
 		    without ? ":" : "");
-	report_no_data(meta);
+	steps_no_data(meta);
 }
 
-bool report_source_changed(const struct store_meta *meta, size_t i)
+bool steps_source_changed(const struct store_meta *meta, size_t i)
 {
 	uint64_t h;
 
@@ -100,12 +100,12 @@ bool report_source_changed(const struct store_meta *meta, size_t i)
 	return !(files_hash(meta->sources[i], &h, NULL) == 0 && h == meta->hashes[i]);
 }
 
-size_t report_stale_sources(const struct store_meta *meta)
+size_t steps_stale_sources(const struct store_meta *meta)
 {
 	size_t i, changed = 0;
 
 	for (i = 0; i < meta->nsources; i++) {
-		if (!report_source_changed(meta, i))
+		if (!steps_source_changed(meta, i))
 			continue;
 		changed++;
 		printf("    changed since training: %s\n", meta->sources[i]);

@@ -150,7 +150,7 @@ static void find_tools(void)
 	static const char *const pagein[] = { "pagein", "../pagein/pagein", NULL };
 	static const char *const deporder[] = { "deporder", "../deporder/deporder", NULL };
 	static const char *const prefetch[] = { "../lib/linkopt/linkopt-prefetch.o",
-						"../linkscripts/linkopt-prefetch.o", NULL };
+						"../prefetch/linkopt-prefetch.o", NULL };
 	char exe[PATH_MAX], *own;
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 

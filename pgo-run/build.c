@@ -2,7 +2,7 @@
 #include "proc.h"
 #include "wrapper.h"
 #include "files.h"
-#include "report.h"
+#include "steps.h"
 #include "progress.h"
 #include "util.h"
 
@@ -78,7 +78,7 @@ static void command_failed(const char *what, int status, const char *log)
 	char *text = proc_describe(status);
 
 	error("%s: %s (log %s)", what, text, log);
-	report_log_tail(log, 15);
+	steps_log_tail(log, 15);
 	free(text);
 }
 
@@ -154,8 +154,8 @@ bool build_run(struct session *s, enum build_kind kind, const char *dir, long *s
 
 	memset(out, 0, sizeof(*out));
 	flags_for(s, kind, dir, &f);
-	report_step(name, "%s (in %s)", o->build ? o->build : "make", dir);
-	report_step(name, "added to every compiler command: %s", f.flags);
+	steps_step(name, "%s (in %s)", o->build ? o->build : "make", dir);
+	steps_step(name, "added to every compiler command: %s", f.flags);
 	progress_start("[%s] %s", name, o->build ? o->build : "make");
 	if (!clean(s, name, dir, log, &clean_seconds)) {
 		progress_stop();
@@ -173,7 +173,7 @@ bool build_run(struct session *s, enum build_kind kind, const char *dir, long *s
 	}
 	if (!read_compiles(s, name, f.compiles, *started, out))
 		goto out;
-	report_step(name, "done in %.1f s (clean %.1f s): %zu compiler command%s", seconds, clean_seconds,
+	steps_step(name, "done in %.1f s (clean %.1f s): %zu compiler command%s", seconds, clean_seconds,
 		    out->commands, out->commands == 1 ? "" : "s");
 	ok = true;
 out:
@@ -392,7 +392,7 @@ static void print_warnings(const struct build_warnings *w)
 {
 	size_t i;
 
-	report_step("optimized build", "%zu coverage-mismatch warning%s, %zu missing-profile warning%s "
+	steps_step("optimized build", "%zu coverage-mismatch warning%s, %zu missing-profile warning%s "
 		    "(%zu for objects with no data by design)", w->mismatch, w->mismatch == 1 ? "" : "s",
 		    w->missing, w->missing == 1 ? "" : "s", w->missing - w->missing_unexpected);
 	for (i = 0; i < w->per_source.capacity; i++) {

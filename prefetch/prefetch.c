@@ -27,7 +27,7 @@ __attribute__((section(".text.linkopt_prefetch"))) static void prefetch(uintptr_
 }
 
 /* In a section of its own, which deporder's GNU ld script places inside
-   the traced range (linkscripts/emit.h: EMIT_PREFETCH_SECTION): it runs at
+   the traced range (lib/emit.h: EMIT_PREFETCH_SECTION): it runs at
    every start-up. */
 __attribute__((constructor(101), section(".text.linkopt_prefetch"))) static void linkopt_prefetch(void)
 {

@@ -3,7 +3,7 @@
 #include "json.h"
 #include "merge.h"
 #include "proc.h"
-#include "report.h"
+#include "steps.h"
 #include "tree.h"
 #include "util.h"
 
@@ -67,12 +67,12 @@ static int status_json(struct session *s)
 		printf("], \"objects\": [");
 		for (i = 0; i < meta.nobjects; i++) {
 			printf("%s{", i ? ", " : "");
-			json_string_member("path", report_object_path(meta.objects[i]), false);
+			json_string_member("path", steps_object_path(meta.objects[i]), false);
 			printf(", \"has_data\": %s}", meta.has_data[i] ? "true" : "false");
 		}
 		printf("], \"sources\": %zu, \"changed_sources\": [", meta.nsources);
 		for (i = 0; i < meta.nsources; i++)
-			if (report_source_changed(&meta, i)) {
+			if (steps_source_changed(&meta, i)) {
 				printf("%s", changed++ ? ", " : "");
 				json_print_string(meta.sources[i]);
 			}
@@ -128,15 +128,15 @@ int commands_status(const struct pgo_options *o)
 	}
 	trained = meta.trained;
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", gmtime(&trained));
-	printf("profile: %s\ntrained: %s (%s ago)\n", profile, when, report_age(time(NULL) - trained));
+	printf("profile: %s\ntrained: %s (%s ago)\n", profile, when, steps_age(time(NULL) - trained));
 	for (i = 0; i < meta.nworkloads; i++)
 		printf("workload: weight %g: %s\n", meta.weights[i], meta.workloads[i]);
 	for (i = 0; i < meta.nobjects; i++)
 		without += !meta.has_data[i];
 	printf("objects: %zu with data, %zu without\n", meta.nobjects - without, without);
-	report_no_data(&meta);
+	steps_no_data(&meta);
 	printf("sources: %zu recorded\n", meta.nsources);
-	changed = report_stale_sources(&meta);
+	changed = steps_stale_sources(&meta);
 	printf("stale: %s\n", changed ? "yes" : "no");
 out:
 	left = tree_report(&s);
@@ -254,7 +254,7 @@ static bool merge_into(struct session *s, struct store_meta *meta, char **dirs, 
 	if (!merge_describe(folder, &fresh))
 		goto out;
 	merged_meta(meta, &fresh, dirs, weights, n);
-	report_objects("merge", &fresh);
+	steps_objects("merge", &fresh);
 	ok = merge_commit(s, folder, &fresh);
 out:
 	free(why);
@@ -287,7 +287,7 @@ int commands_merge(const struct pgo_options *o)
 		fatal("%s", why);
 	if (!merge_into(&s, &meta, dirs, weights, n, folder))
 		goto out;
-	report_step("merge", "merged %zu folder%s into the profile in use", n - 1, n == 2 ? "" : "s");
+	steps_step("merge", "merged %zu folder%s into the profile in use", n - 1, n == 2 ? "" : "s");
 	status = 0;
 	/* the data is in the profile now: merging it again would count it twice */
 	if (!o->nworkloads && (files_remove(s.gen_data, &why) < 0 || files_make_dir(s.gen_data, &why) < 0))

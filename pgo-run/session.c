@@ -1,7 +1,7 @@
 #include "session.h"
 #include "files.h"
 #include "proc.h"
-#include "report.h"
+#include "steps.h"
 #include "util.h"
 
 #include <errno.h>
@@ -152,7 +152,7 @@ static void remove_leftovers(const struct session *s)
 		free(removed[i]);
 	}
 	if (n)
-		report_step("store", "removed what a pgo-run killed before it could clean up left in %s: %s",
+		steps_step("store", "removed what a pgo-run killed before it could clean up left in %s: %s",
 			    s->store.config, list);
 	free(list);
 	free(removed);

@@ -1,0 +1,31 @@
+# linkopt-startup: relinks, traces, orders and relinks the outputs of a
+# build that linkopt-cc recorded (the start-up pipeline).
+PROGS += linkopt-startup/linkopt-startup
+BIN_PROGS += linkopt-startup/linkopt-startup
+MAN1 += linkopt-startup/linkopt-startup.1
+OBJS += linkopt-startup/main.o
+
+linkopt-startup/linkopt-startup: linkopt-startup/main.o $(LIB)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS_ELF)
+
+clean::
+	rm -f linkopt-startup/linkopt-startup
+
+install::
+	install -d '$(DESTDIR)$(PREFIX)/share/man/man1'
+	printf '.so man1/linkopt-startup.1\n' > '$(DESTDIR)$(PREFIX)/share/man/man1/linkopt-cc.1'
+
+# make check's build-system tests need cmake, meson and ninja (and mold,
+# whose Debian 12 version has no ordering option, for the refusal),
+# installed where need-deps may install (as root); elsewhere they say they
+# are skipped and why.
+check: buildsys-deps
+buildsys-deps:
+	-@scripts/need-deps '$(CC)' bin:cmake=cmake bin:meson=meson bin:ninja=ninja-build bin:ld.mold=mold
+
+.PHONY: buildsys-deps
+
+bench-buildsys: all
+	TOP='$(CURDIR)' bench/buildsys/run
+
+.PHONY: bench-buildsys

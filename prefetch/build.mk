@@ -1,0 +1,13 @@
+# prefetch: linkopt-prefetch.o, linked into ordered programs and libraries:
+# at start-up it asks the kernel to read the traced range ahead.
+PROGS += prefetch/linkopt-prefetch.o
+
+prefetch/linkopt-prefetch.o: prefetch/prefetch.c .flags
+	$(CC) -std=gnu11 $(WARN) -O2 -fPIC $(filter-out -fsanitize%,$(CFLAGS)) -c -o $@ $<
+
+install::
+	install -d '$(DESTDIR)$(PREFIX)/lib/linkopt'
+	install -m 644 prefetch/linkopt-prefetch.o '$(DESTDIR)$(PREFIX)/lib/linkopt/'
+
+clean::
+	rm -f prefetch/linkopt-prefetch.o
