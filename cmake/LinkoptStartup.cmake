@@ -4,7 +4,8 @@
 #   linkopt_startup(TARGET xmlwf expat
 #                   RUN $<TARGET_FILE:xmlwf> ${CMAKE_SOURCE_DIR}/data.xml
 #                   [HOST target...] [LINKER gnu-ld|gold|lld|mold]
-#                   [PLACEMENT head|cold-start] [READ_AHEAD_KB n]
+#                   [PLACEMENT head|cold-start|data-first] [READ_AHEAD_KB n]
+#                   [RELR] [BOLT] [CHECK shell-line]
 #                   [NAME custom-target] [WORKING_DIRECTORY dir]
 #                   [TRACE_CHILDREN])
 #
@@ -34,9 +35,10 @@
 # TARGET, a shared library through a program that loads it from the build
 # tree (CMake's build RPATH does).  HOST names more targets RUN needs built.
 # TRACE_CHILDREN traces the processes RUN starts too (a script).
-# PLACEMENT cold-start places for the fewest file pages read at a cold
-# start through READ_AHEAD_KB of read-ahead (default 128), as
-# linkopt-startup --placement=cold-start does.
+# PLACEMENT, READ_AHEAD_KB, RELR, BOLT and CHECK are linkopt-startup's
+# --placement, --read-ahead-kb, --relr, --bolt and --check: the
+# placement, -z pack-relative-relocs, linkopt-bolt's rewrite, a check
+# that must print the same with the ordered files.
 
 if(CMAKE_VERSION VERSION_LESS 3.21)
   message(FATAL_ERROR "LinkoptStartup needs CMake 3.21 or later (the <LANG>_LINKER_LAUNCHER target property); "
@@ -62,7 +64,8 @@ set(LINKOPT_DIR "${CMAKE_BINARY_DIR}/linkopt" CACHE PATH
   "where linkopt-cc records the links and linkopt-startup keeps the maps, traces and orders")
 
 function(linkopt_startup)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "TRACE_CHILDREN" "LINKER;PLACEMENT;READ_AHEAD_KB;NAME;WORKING_DIRECTORY" "TARGET;RUN;HOST")
+  cmake_parse_arguments(PARSE_ARGV 0 arg "TRACE_CHILDREN;RELR;BOLT" "LINKER;PLACEMENT;READ_AHEAD_KB;NAME;WORKING_DIRECTORY;CHECK"
+    "TARGET;RUN;HOST")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "linkopt_startup: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -81,8 +84,11 @@ function(linkopt_startup)
   if(NOT arg_PLACEMENT)
     set(arg_PLACEMENT head)
   endif()
-  if(NOT arg_PLACEMENT MATCHES "^(head|cold-start)$")
-    message(FATAL_ERROR "linkopt_startup: PLACEMENT ${arg_PLACEMENT}: not head or cold-start")
+  if(NOT arg_PLACEMENT MATCHES "^(head|cold-start|data-first)$")
+    message(FATAL_ERROR "linkopt_startup: PLACEMENT ${arg_PLACEMENT}: not head, cold-start or data-first")
+  endif()
+  if(arg_PLACEMENT STREQUAL "data-first" AND NOT arg_LINKER STREQUAL "gnu-ld")
+    message(FATAL_ERROR "linkopt_startup: PLACEMENT data-first is a GNU ld script: it needs LINKER gnu-ld")
   endif()
   if(DEFINED arg_READ_AHEAD_KB AND NOT arg_READ_AHEAD_KB MATCHES "^[0-9]+$")
     message(FATAL_ERROR "linkopt_startup: READ_AHEAD_KB ${arg_READ_AHEAD_KB}: not a number of KiB")
@@ -130,6 +136,15 @@ function(linkopt_startup)
   endif()
   if(arg_TRACE_CHILDREN)
     list(APPEND command --trace-children)
+  endif()
+  if(arg_RELR)
+    list(APPEND command --relr)
+  endif()
+  if(arg_BOLT)
+    list(APPEND command --bolt)
+  endif()
+  if(DEFINED arg_CHECK)
+    list(APPEND command "--check=${arg_CHECK}")
   endif()
   add_custom_target("${arg_NAME}"
     COMMAND ${command} -- ${arg_RUN}

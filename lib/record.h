@@ -6,7 +6,10 @@
      NAME.map, NAME.trace, NAME.LINKER.order
                   what linkopt-startup made from it;
      NAME.apply   the order later links of that output get: the output's
-                  absolute path and the arguments to add.
+                  absolute path and the arguments to add;
+     NAME.rewrite the rewrite (linkopt-bolt's) of the ordered link that later
+                  links of the output get when they link exactly that file
+                  again: the ordered link's path and the rewritten file's.
    A record file is a tag line ("linkopt link 1", "linkopt apply 1") ended
    by a newline, then strings, each ended by a NUL byte; it is written
    whole or not at all (temporary file and rename). */
@@ -15,6 +18,7 @@
 
 #define RECORD_LINK_TAG "linkopt link 1"
 #define RECORD_APPLY_TAG "linkopt apply 1"
+#define RECORD_REWRITE_TAG "linkopt rewrite 1"
 
 /* The strings of a record file, in order, NULL-terminated. */
 struct record {

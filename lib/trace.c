@@ -298,14 +298,15 @@ static const char *parse_pagein_event(struct trace *t, char *line)
 {
 	struct trace_event e = { 0 };
 	int used = 0;
-	char *rest, *in;
+	char *rest, *in, kind = 0;
 
 	if (t->version >= 2 && (line[0] == 'B' || line[0] == 'R'))
 		return parse_transfer(t, line);
 	if (sscanf(line, "%" SCNu64 " 0x%" SCNx64 " %c %" SCNu64 " 0x%" SCNx64 ":%n", &e.sequence, &e.address,
-		   &e.kind, &e.time, &e.ip, &used) != 5 || !used || !strchr("CDHSAFO", e.kind))
+		   &kind, &e.time, &e.ip, &used) != 5 || !used || !kind || !strchr("CDHSAFO", kind))
 		return "not a pagein record";
-	if (!strchr("FO", e.kind))
+	e.kind = (enum trace_kind)kind;
+	if (e.kind != TRACE_FUNCTION && e.kind != TRACE_OBJECT)
 		e.size = t->page_size;
 	rest = line + used;
 	if (t->version >= 2) {
@@ -334,7 +335,7 @@ static const char *parse_pagein_event(struct trace *t, char *line)
 /* SEQ TIME TID 0xFUNCTION 0xCALL-SITE, or E 0xCALL-SITE 0xFUNCTION COUNT */
 static const char *parse_cygtrace_event(struct trace *t, char *line)
 {
-	struct trace_event e = { .kind = 'F' };
+	struct trace_event e = { .kind = TRACE_FUNCTION };
 	struct trace_edge edge;
 
 	if (sscanf(line, "E 0x%" SCNx64 " 0x%" SCNx64 " %" SCNu64, &edge.call_site, &edge.function, &edge.count) == 3)

@@ -15,6 +15,17 @@
 
 enum trace_format { TRACE_PAGEIN, TRACE_CYGTRACE };
 
+/* What a record of a trace stands for: its letter in both formats. */
+enum trace_kind {
+	TRACE_CODE = 'C',       /* pagein: a code page of a mapped file */
+	TRACE_DATA = 'D',       /* pagein: a data page of a mapped file */
+	TRACE_HEAP = 'H',       /* pagein: a heap page */
+	TRACE_STACK = 'S',      /* pagein: a stack page */
+	TRACE_ANONYMOUS = 'A',  /* pagein: a page of other anonymous memory */
+	TRACE_FUNCTION = 'F',   /* a function's first entry (both tools) */
+	TRACE_OBJECT = 'O',     /* pagein: a data object's first touch */
+};
+
 struct trace_segment {
 	uint64_t start, end;     /* [start, end) in the traced process */
 };
@@ -31,9 +42,7 @@ struct trace_object {
 /* One first touch, in the order the process made them. */
 struct trace_event {
 	uint64_t sequence;
-	char kind;               /* pagein: C code page, D data page of a mapped file, H heap,
-				    S stack, A other anonymous memory, F function, O data
-				    object; cygtrace: F */
+	enum trace_kind kind;    /* pagein: any; cygtrace: TRACE_FUNCTION */
 	uint64_t address;        /* the page (C D H S A), the function's entry (F), the data
 				    object's start (O) */
 	uint64_t size;           /* bytes from address it stands for where known (a page), else 0 */

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 static const char *opt_dir, *opt_name;
-static bool opt_no_sections;
+static bool opt_no_sections, opt_record_only;
 
 static const struct cli_option options[] = {
 	{ "--dir", 0, CLI_STRING, &opt_dir, "DIR",
@@ -31,6 +31,10 @@ static const struct cli_option options[] = {
 	  "of the link's -o); for one link launcher per target" },
 	{ "--no-sections", 0, CLI_FLAG, &opt_no_sections, 0,
 	  "compile without adding -ffunction-sections -fdata-sections" },
+	{ "--record-only", 0, CLI_FLAG, &opt_record_only, 0,
+	  "record the link and run nothing (make's fragment: the link\n"
+	  "is linkopt-startup's to run); a command that is not a link\n"
+	  "is refused" },
 	{ 0 }
 };
 
@@ -98,6 +102,61 @@ static char **record_link(char **argv, const char *dir, const char *name, const 
 	return kept;
 }
 
+/* Whether the files a and b hold the same bytes (false when either cannot
+   be read). */
+static bool same_bytes(const char *a, const char *b)
+{
+	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+	bool same = fa && fb;
+	int ca, cb;
+
+	while (same) {
+		ca = getc(fa);
+		cb = getc(fb);
+		same = ca == cb;
+		if (ca == EOF)
+			break;
+	}
+	if (fa)
+		fclose(fa);
+	if (fb)
+		fclose(fb);
+	return same;
+}
+
+/* After an ordered link of output: when linkopt-startup rewrote that very
+   link (DIR/NAME.rewrite: the ordered link and its rewrite), the output
+   becomes the rewrite again; a link of other bytes keeps the order only,
+   with a warning.  Returns the exit status. */
+static int apply_rewrite(const char *dir, const char *name, const char *output)
+{
+	char *path = record_path(dir, name, "rewrite"), *why;
+	struct record rewrite;
+
+	if (record_read(path, RECORD_REWRITE_TAG, &rewrite, &why) < 0) {
+		if (errno != ENOENT) {
+			error("%s", why);
+			return 1;
+		}
+		return 0;
+	}
+	if (rewrite.count != 2) {
+		error("%s: not a rewrite record", path);
+		return 1;
+	}
+	if (!same_bytes(output, rewrite.strings[0])) {
+		warn("%s: linked with its order, but not the link linkopt-bolt rewrote (%s): the rewrite is left out; run "
+		     "linkopt-startup again", name, rewrite.strings[0]);
+		return 0;
+	}
+	/* a complete file or none, with the mode of the one it replaces */
+	if (record_copy_file(rewrite.strings[1], output, &why) < 0) {
+		error("%s: cannot put the rewrite in place: %s", output, why);
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	char **compiler, cwd[PATH_MAX], *output, *apply_path, *why, **ordered;
@@ -109,6 +168,9 @@ int main(int argc, char **argv)
 
 	progname = "linkopt-cc";
 	cli_parse(&command, argc, argv, &compiler);
+	if (opt_record_only && linkcmd_classify(compiler) != LINKCMD_LINK)
+		cli_usage_error("--record-only: '%s' is not a link of a program or shared library (an output -o, "
+				"objects, archives or libraries, no source)", proc_command_line(compiler));
 	switch (linkcmd_classify(compiler)) {
 	case LINKCMD_COMPILE:
 		run(opt_no_sections ? compiler : linkcmd_rewrite(compiler, NULL, sections));
@@ -131,11 +193,13 @@ int main(int argc, char **argv)
 	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
 		cli_usage_error("--name '%s' is not a file name", name);
 	/* autoconf's checks link conftest programs nobody orders */
-	if (!opt_name && !strncmp(name, "conftest", 8))
+	if (!opt_name && !opt_record_only && !strncmp(name, "conftest", 8))
 		run(compiler);
 	if (record_make_dir(dir, &why) < 0)
 		fatal("%s", why);
 	compiler = record_link(compiler, dir, name, output, cwd);
+	if (opt_record_only)
+		return 0;
 
 	apply_path = record_path(dir, name, "apply");
 	if (record_read(apply_path, RECORD_APPLY_TAG, &apply, &why) < 0) {
@@ -151,7 +215,7 @@ int main(int argc, char **argv)
 	ordered = linkcmd_rewrite(compiler, NULL, apply.strings + 1);
 	request.argv = ordered;
 	if (proc_exec(&request, &result) == 0)
-		return 0;
+		return apply_rewrite(dir, name, output);
 	warn("%s: the link with the order of %s failed (%s): linking again without it; run "
 	     "linkopt-startup again for a new order", name, apply_path, proc_describe(result.status));
 	run(compiler);

@@ -3,9 +3,11 @@
 PROGS += linkopt-startup/linkopt-startup
 BIN_PROGS += linkopt-startup/linkopt-startup
 MAN1 += linkopt-startup/linkopt-startup.1
-OBJS += linkopt-startup/main.o
+STARTUP_OBJS = linkopt-startup/main.o linkopt-startup/link.o linkopt-startup/run.o linkopt-startup/order.o \
+	linkopt-startup/bolt.o linkopt-startup/state.o linkopt-startup/measure.o linkopt-startup/verify.o
+OBJS += $(STARTUP_OBJS)
 
-linkopt-startup/linkopt-startup: linkopt-startup/main.o $(LIB)
+linkopt-startup/linkopt-startup: $(STARTUP_OBJS) $(LIB)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS_ELF)
 
 clean::

@@ -1,39 +1,32 @@
 /* linkopt-startup: orders the outputs of a build (programs and shared
    libraries) for the start-up of a workload, from the links linkopt-cc
-   recorded: each output is relinked with GNU ld and a map, the workload
+   recorded: each output is linked with GNU ld and a map, the workload
    traced with pagein, the link ordered with deporder and relinked with the
-   order, which later links of the output keep (DIR/NAME.apply). */
+   order (and rewritten by linkopt-bolt with --bolt), which later links of
+   the output keep (DIR/NAME.apply).  The one start-up pipeline: make's
+   fragment, the CMake module, the benchmarks and the demo all run it. */
 #define _GNU_SOURCE
+#include "startup.h"
+
 #include "cli.h"
-#include "elfobj.h"
-#include "linkcmd.h"
 #include "proc.h"
 #include "record.h"
-#include "trace.h"
 #include "util.h"
 
 #include <errno.h>
 #include <glob.h>
-#include <libgen.h>
-#include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
-static const char *const linkers[] = { "gnu-ld", "gold", "lld", "mold", NULL };
-enum { GNU_LD, GOLD, LLD, MOLD };
-static const char *const placements[] = { "head", "cold-start", NULL };
-enum { HEAD, COLD_START };
-
 static struct {
-	const char *dir;
+	const char *dir, *read_ahead_kb, *check, *bolt_program, *again;
 	struct cli_list outputs;
 	int linker, placement;
-	const char *read_ahead_kb;
-	bool trace_children, report;
+	bool relr, bolt, trace_children, report, verify, undo, pgo_built;
+	unsigned long tolerance;
+	bool tolerance_given;
 } opt;
 
 static const char *set_read_ahead(void *target, const char *value)
@@ -46,6 +39,14 @@ static const char *set_read_ahead(void *target, const char *value)
 	return wrong;
 }
 
+static const char *set_tolerance(void *target, const char *value)
+{
+	if (!cli_unsigned(value, (unsigned long *)target))
+		return "is not a whole number of percent";
+	opt.tolerance_given = true;
+	return NULL;
+}
+
 static const struct cli_option options[] = {
 	{ "--dir", 0, CLI_STRING, &opt.dir, "DIR",
 	  "the folder linkopt-cc records the links in (default:\n$LINKOPT_DIR)" },
@@ -55,23 +56,53 @@ static const struct cli_option options[] = {
 	{ "--linker", 0, CLI_CHOICE, &opt.linker, 0,
 	  "gnu-ld (default: a linker script, and linkopt-prefetch.o),\n"
 	  "gold (--section-ordering-file), lld or mold\n(--symbol-ordering-file)",
-	  linkers },
+	  startup_linker_names },
 	{ "--placement", 0, CLI_CHOICE, &opt.placement, 0,
 	  "head (default): the traced sections first; cold-start:\n"
 	  "deporder's placement for the fewest file pages read at a\n"
-	  "cold start (deporder(1)); its own order file,\n"
-	  "DIR/NAME.LINKER.cold-start.order", placements },
+	  "cold start; data-first (gnu-ld): what start-up reads\n"
+	  "before its code first in the file, the link for --bolt\n"
+	  "(deporder(1)); each its own order file", startup_placement_names },
 	{ "--read-ahead-kb", 0, CLI_CALL, &opt.read_ahead_kb, "N",
 	  "the disk's read-ahead --placement=cold-start places for\n"
 	  "(default 128)", .set = set_read_ahead },
+	{ "--relr", 0, CLI_FLAG, &opt.relr, 0,
+	  "link with -z pack-relative-relocs (glibc 2.36 or later):\n"
+	  "fewer relocation bytes for start-up to read" },
+	{ "--bolt", 0, CLI_FLAG, &opt.bolt, 0,
+	  "rewrite each ordered output with linkopt-bolt, from pagein's\n"
+	  "branch profile of the start-up on it (links get\n"
+	  "-Wl,--emit-relocs); checked natively like --check" },
+	{ "--llvm-bolt", 0, CLI_STRING, &opt.bolt_program, "PROGRAM",
+	  "the llvm-bolt linkopt-bolt runs (default: its own choice)" },
+	{ "--check", 0, CLI_STRING, &opt.check, "LINE",
+	  "a shell line run natively with the plain and with the\n"
+	  "ordered outputs in place: both must exit 0 and print the\n"
+	  "same, or the plain outputs are put back (exit 1); the\n"
+	  "workload is the check of --bolt without one" },
 	{ "--trace-children", 0, CLI_FLAG, &opt.trace_children, 0,
 	  "trace the processes the workload starts too (a shell\n"
 	  "script, libtool's wrapper of an uninstalled program)" },
 	{ "--report", 0, CLI_FLAG, &opt.report, 0,
-	  "also run the workload under pagein on the ordered outputs\n"
-	  "(and, for gold, lld or mold, on their own plain links)\n"
-	  "and print the code and data pages of each output, plain\n"
-	  "and ordered; exit 1 when the workload printed anything else" },
+	  "print the code and data pages of each output, plain and\n"
+	  "ordered (and, for gold, lld or mold, their own plain\n"
+	  "links); exit 1 when the workload printed anything else" },
+	{ "--verify", 0, CLI_FLAG, &opt.verify, 0,
+	  "order nothing: exit 1 when an output is no longer the link\n"
+	  "its order made, the order no longer what its trace, map\n"
+	  "and inputs give, or its start-up code pages grew back" },
+	{ "--undo", 0, CLI_FLAG, &opt.undo, 0,
+	  "order nothing: put each output's plain link back (when it is\n"
+	  "still the ordered one) and remove its records from DIR" },
+	{ "--pgo-built", 0, CLI_FLAG, &opt.pgo_built, 0,
+	  "refuse an output whose link reads an object that records its\n"
+	  "options without -fprofile-use (make startup-pgo)" },
+	{ "--tolerance", 0, CLI_CALL, &opt.tolerance, "PERCENT",
+	  "how much --verify lets the code pages grow (default 5)", .set = set_tolerance },
+	{ "--again", 0, CLI_STRING, &opt.again, "TEXT",
+	  "what a message tells to run for a new order (default:\n"
+	  "\"run linkopt-startup again\"; make's fragment says make\n"
+	  "startup)" },
 	{ 0 }
 };
 
@@ -82,522 +113,461 @@ static const struct cli_command command = {
 		"Orders each output NAME (one --output at least), a program or shared\n"
 		"library built through linkopt-cc, for the start-up of the workload\n"
 		"COMMAND, which must run it (a shared library: through a program that loads\n"
-		"it from the build).  Each NAME is relinked with GNU ld and DIR/NAME.map;\n"
-		"COMMAND is traced with pagein into DIR/NAME.trace (of the first NAME;\n"
-		"DIR/NAME.traces/ with --trace-children); each link is ordered with\n"
-		"deporder into DIR/NAME.LINKER.order and relinked with it.  The build's\n"
-		"later links of NAME keep the order (DIR/NAME.apply: remove it to link as\n"
-		"before).  A relink writes a temporary file and renames it onto the output.\n",
+		"it from the build).  Each NAME is linked with GNU ld and DIR/NAME.map into\n"
+		"DIR/NAME.default, which replaces the output; COMMAND is traced with pagein\n"
+		"into DIR/NAME.trace (of the first NAME; DIR/NAME.traces/ with\n"
+		"--trace-children); each link is ordered with deporder into\n"
+		"DIR/NAME.LINKER[.PLACEMENT].order and relinked with it (DIR/NAME.ordered),\n"
+		"which replaces the output, then traced again (DIR/NAME.after.trace) and\n"
+		"what the order gave kept in DIR/NAME.state.  The build's later links of\n"
+		"NAME keep the order (DIR/NAME.apply: remove it to link as before).  An\n"
+		"output is replaced through a temporary file and a rename, and keeps its\n"
+		"time when it was newer than its inputs.  When nothing changed since the\n"
+		"last order (the plain link's build-id, the workload, the layout), nothing\n"
+		"is done.\n",
 	.options = options,
-	.footer = "Exit status: 0 success, 1 a step failed (the message says which), 2 wrong\nusage.\n",
+	.footer = "Exit status: 0 success, 1 a step failed or --verify found a stale order\n"
+		  "(the message says which), 2 wrong usage.\n",
 	.flags = CLI_STOP_AT_OPERAND,
 	.min_operands = 1,
 	.missing = "no workload command given",
 };
 
-/* One output to order, from its record. */
-struct output {
-	const char *name;
-	struct record link;   /* the output's path, the folder of its link, the command */
-	const char *path, *cwd;
-	char **argv;
-	char *map, *order;
-	char build_id[2][128]; /* of the plain and of the ordered link */
-};
-
-/* The programs and the object linkopt-startup runs and links. */
-static struct {
-	char *pagein, *deporder, *prefetch;
-} tools;
-
-static bool progress;
-
-static void step(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void step(const char *fmt, ...)
+/* Removes DIR/NAME.SUFFIX, a record that no longer holds. */
+static void remove_record(const struct startup_job *job, const struct startup_output *o, const char *suffix)
 {
-	va_list ap;
+	char *path = record_path(job->dir, o->name, suffix);
 
-	if (!progress)
-		return;
-	va_start(ap, fmt);
-	fprintf(stderr, "%s: ", progname);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-}
-
-/* The first of the candidates (relative to the folder of this program)
-   that exists; a new absolute string, or NULL. */
-static char *beside(const char *own, const char *const *candidates)
-{
-	int i;
-
-	for (i = 0; candidates[i]; i++) {
-		char *probe = xasprintf("%s/%s", own, candidates[i]), *real = realpath(probe, NULL);
-
-		free(probe);
-		if (real && access(real, R_OK) == 0)
-			return real;
-		free(real);
-	}
-	return NULL;
-}
-
-/* pagein, deporder and linkopt-prefetch.o: beside this program once
-   installed (bin/, lib/linkopt/), in their folders of the build tree. */
-static void find_tools(void)
-{
-	static const char *const pagein[] = { "pagein", "../pagein/pagein", NULL };
-	static const char *const deporder[] = { "deporder", "../deporder/deporder", NULL };
-	static const char *const prefetch[] = { "../lib/linkopt/linkopt-prefetch.o",
-						"../prefetch/linkopt-prefetch.o", NULL };
-	char exe[PATH_MAX], *own;
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	if (n <= 0)
-		fatal("/proc/self/exe: cannot read link: %s", strerror(errno));
-	exe[n] = '\0';
-	own = dirname(exe);
-	tools.pagein = beside(own, pagein);
-	tools.deporder = beside(own, deporder);
-	tools.prefetch = beside(own, prefetch);
-	if (!tools.pagein || !tools.deporder)
-		fatal("cannot find %s in %s nor in the linkopt tree it would be in", !tools.pagein ? "pagein" : "deporder",
-		      own);
-	if (!tools.prefetch && opt.linker == GNU_LD)
-		fatal("cannot find linkopt-prefetch.o in %s/../lib/linkopt nor in the linkopt tree", own);
-}
-
-static void load_output(struct output *o, const char *dir, const char *name)
-{
-	char *path = record_path(dir, name, "link"), *why;
-
-	o->name = name;
-	if (record_read(path, RECORD_LINK_TAG, &o->link, &why) < 0) {
-		if (errno == ENOENT)
-			fatal("%s: no link of '%s' recorded: build it through linkopt-cc first "
-			      "(CC=\"linkopt-cc --dir=%s gcc\", or CMake's linkopt_startup())", path, name, dir);
-		fatal("%s", why);
-	}
-	if (o->link.count < 3)
-		fatal("%s: holds no link command", path);
-	o->path = o->link.strings[0];
-	o->cwd = o->link.strings[1];
-	o->argv = o->link.strings + 2;
-	o->map = record_path(dir, name, "map");
-	o->order = xasprintf("%s/%s.%s%s.order", dir, name, linkers[opt.linker],
-			     opt.placement == COLD_START ? ".cold-start" : "");
+	if (unlink(path) < 0 && errno != ENOENT)
+		fatal("%s: cannot remove: %s", path, strerror(errno));
 	free(path);
 }
 
-/* Refuses, before anything runs, a linker that is not there or that has no
-   option for the order (Debian 12's mold 1.10 has no --symbol-ordering-file). */
-static void check_linker(void)
+/* argv as one shell line that runs it: each word quoted when it needs to be. */
+static char *shell_line(char *const *argv)
 {
-	static const char *const programs[] = { [GOLD] = "ld.gold", [LLD] = "ld.lld", [MOLD] = "ld.mold" };
-	static const char *const options[] = { [GOLD] = "--section-ordering-file", [LLD] = "--symbol-ordering-file",
-						[MOLD] = "--symbol-ordering-file" };
-	char *help_argv[] = { (char *)programs[opt.linker], "--help", NULL };
-	char *version_argv[] = { (char *)programs[opt.linker], "--version", NULL };
-	char *help, *version;
+	size_t size = 1, i;
+	char *line, *q;
+	const char *p;
 
-	if (opt.linker == GNU_LD)
-		return;
-	if (!(help = proc_capture(help_argv, NULL)))
-		fatal("--linker=%s: cannot run %s --help: is %s installed?", linkers[opt.linker], programs[opt.linker],
-		      linkers[opt.linker]);
-	if (!strstr(help, options[opt.linker])) {
-		version = proc_capture(version_argv, NULL);
-		if (version)
-			version[strcspn(version, "\n")] = '\0';
-		fatal("--linker=%s: %s (%s) has no %s option, so it cannot link with an order: use another linker, or "
-		      "a %s that has it", linkers[opt.linker], programs[opt.linker], version ? version : "version unknown",
-		      options[opt.linker], linkers[opt.linker]);
-	}
-	free(help);
-}
+	for (i = 0; argv[i]; i++)
+		size += 4 * strlen(argv[i]) + 3;
+	line = q = xmalloc(size);
+	for (i = 0; argv[i]; i++) {
+		bool plain = argv[i][0] != '\0' && strspn(argv[i], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+						       "0123456789_-./:=+,@%") == strlen(argv[i]);
 
-/* The flags that link with the order, for the chosen linker (NULL-terminated). */
-static char **order_flags(const struct output *o)
-{
-	char **flags = xcalloc(4, sizeof(*flags));
-
-	switch (opt.linker) {
-	case GNU_LD:
-		flags[0] = xasprintf("-Wl,-T,%s", o->order);
-		flags[1] = tools.prefetch;
-		break;
-	case GOLD:
-		flags[0] = "-fuse-ld=gold";
-		flags[1] = xasprintf("-Wl,--section-ordering-file,%s", o->order);
-		break;
-	case LLD:
-		flags[0] = "-fuse-ld=lld";
-		flags[1] = xasprintf("-Wl,--symbol-ordering-file,%s", o->order);
-		flags[2] = "-Wl,--no-warn-symbol-ordering";
-		break;
-	case MOLD:
-		flags[0] = "-fuse-ld=mold";
-		flags[1] = xasprintf("-Wl,--symbol-ordering-file,%s", o->order);
-		break;
-	}
-	return flags;
-}
-
-/* The GNU build-id of the linked file at path into hex; dies without one,
-   since no trace could then be proven to be of it. */
-static void read_build_id(const char *path, char *hex, size_t size)
-{
-	struct elf_object elf;
-	void *data;
-	size_t bytes;
-	char *why;
-	bool found;
-
-	if (map_file(path, &data, &bytes, &why) < 0 || elfobj_open_linked(&elf, path, data, bytes, &why) < 0)
-		fatal("%s: %s", path, why);
-	found = elfobj_build_id(&elf, hex, size);
-	elfobj_close(&elf);
-	munmap(data, bytes);
-	if (!found)
-		fatal("%s: has no build-id, so no trace can be proven to be of it: link it with -Wl,--build-id", path);
-}
-
-/* Links o with extra added, into a temporary file renamed onto the output
-   when the link succeeded; then reads its build-id into o->build_id[which]. */
-static void relink(struct output *o, char **extra, int which, const char *what)
-{
-	char *temporary = xasprintf("%s.linkopt-tmp", o->path), **argv = linkcmd_rewrite(o->argv, temporary, extra);
-	struct proc_request request = { .argv = argv, .dir = o->cwd, .stdin_null = true };
-	struct proc_result result;
-
-	step("%s: linking %s", o->name, what);
-	unlink(temporary);
-	if (proc_exec(&request, &result) != 0) {
-		unlink(temporary);
-		fatal("%s: the link %s failed (%s) in %s: %s", o->name, what, proc_describe(result.status), o->cwd,
-		      proc_command_line(argv));
-	}
-	if (rename(temporary, o->path) < 0)
-		fatal("%s: cannot rename onto %s: %s", temporary, o->path, strerror(errno));
-	read_build_id(o->path, o->build_id[which], sizeof(o->build_id[which]));
-	free(argv);
-	free(temporary);
-}
-
-/* Removes the traces an earlier run left at base: the file, or with
-   --trace-children the files of the folder; makes that folder. */
-static void remove_traces(const char *base)
-{
-	char *pattern = xasprintf("%s/*", base), *why;
-	glob_t found;
-	size_t i;
-
-	if (!opt.trace_children) {
-		if (unlink(base) < 0 && errno != ENOENT)
-			fatal("%s: cannot remove: %s", base, strerror(errno));
-		free(pattern);
-		return;
-	}
-	if (glob(pattern, GLOB_NOSORT, NULL, &found) == 0)
-		for (i = 0; i < found.gl_pathc; i++)
-			if (unlink(found.gl_pathv[i]) < 0)
-				fatal("%s: cannot remove: %s", found.gl_pathv[i], strerror(errno));
-	globfree(&found);
-	free(pattern);
-	if (record_make_dir(base, &why) < 0)
-		fatal("%s", why);
-}
-
-/* Runs the workload under pagein, its stdout into out; returns the traces
-   it wrote: base, or with --trace-children base/trace.PID for each
-   process. */
-static glob_t trace_workload(char **workload, const char *base, const char *out)
-{
-	int n = linkcmd_count(workload), k = 0, i;
-	char **argv = xcalloc(n + 8, sizeof(*argv)), *pattern;
-	struct proc_request request = { .argv = argv, .out = PROC_LOG, .log = out };
-	struct proc_result result;
-	glob_t found;
-
-	remove_traces(base);
-	if (unlink(out) < 0 && errno != ENOENT)
-		fatal("%s: cannot remove: %s", out, strerror(errno));
-	argv[k++] = tools.pagein;
-	argv[k++] = "--granularity=function";
-	if (opt.trace_children) {
-		argv[k++] = "--trace-children=yes";
-		argv[k++] = xasprintf("--out-file=%s/trace.%%p", base);
-	} else {
-		argv[k++] = xasprintf("--out-file=%s", base);
-	}
-	argv[k++] = "--";
-	for (i = 0; i < n; i++)
-		argv[k++] = workload[i];
-	step("tracing %s", proc_command_line(workload));
-	if (proc_exec(&request, &result) != 0)
-		fatal("the workload failed under pagein (%s): %s", proc_describe(result.status), proc_command_line(workload));
-	pattern = opt.trace_children ? xasprintf("%s/trace.*", base) : xstrdup(base);
-	if (glob(pattern, 0, NULL, &found) != 0)
-		fatal("%s: pagein wrote no trace", pattern);
-	free(pattern);
-	free(argv);
-	return found;
-}
-
-/* Whether the trace holds an object with build-id hex. */
-static const struct trace_object *object_with(const struct trace *t, const char *hex)
-{
-	size_t i;
-
-	for (i = 0; i < t->object_count; i++)
-		if (!strcmp(t->objects[i].build_id, hex))
-			return &t->objects[i];
-	return NULL;
-}
-
-static struct trace *read_traces(const glob_t *files)
-{
-	struct trace *traces = xcalloc(files->gl_pathc ? files->gl_pathc : 1, sizeof(*traces));
-	char *why;
-	size_t i;
-
-	for (i = 0; i < files->gl_pathc; i++)
-		if (trace_read(files->gl_pathv[i], &traces[i], &why) < 0)
-			fatal("%s: %s", files->gl_pathv[i], why);
-	return traces;
-}
-
-static void free_traces(struct trace *traces, size_t count)
-{
-	size_t i;
-
-	for (i = 0; i < count; i++)
-		trace_free(&traces[i]);
-	free(traces);
-}
-
-/* Orders o with deporder from the traces that hold its plain link. */
-static void order(struct output *o, const glob_t *files, const struct trace *traces)
-{
-	int n = linkcmd_count(o->argv), k = 0, i;
-	char **argv = xcalloc(n + 2 * files->gl_pathc + 20, sizeof(*argv));
-	struct proc_request request = { .stdin_null = true, .dir = o->cwd, .argv = argv };
-	struct proc_result result;
-	size_t t, used = 0;
-
-	argv[k++] = tools.deporder;
-	argv[k++] = "-q";
-	argv[k++] = "--granularity=section";
-	for (t = 0; t < files->gl_pathc; t++) {
-		if (!object_with(&traces[t], o->build_id[0]))
+		if (i)
+			*q++ = ' ';
+		if (plain) {
+			q = stpcpy(q, argv[i]);
 			continue;
-		argv[k++] = "--trace";
-		argv[k++] = files->gl_pathv[t];
-		used++;
+		}
+		*q++ = '\'';
+		for (p = argv[i]; *p; p++) {
+			if (*p == '\'') {
+				q = stpcpy(q, "'\\''");
+				continue;
+			}
+			*q++ = *p;
+		}
+		*q++ = '\'';
 	}
-	if (!used)
-		fatal("%s: the workload did not run %s (build-id %s)%s: it must run this build's %s, or a program "
-		      "that loads it from the build", o->name, o->path, o->build_id[0],
-		      opt.trace_children ? "" : "; a script or launcher needs --trace-children", o->name);
-	argv[k++] = "--map";
-	argv[k++] = o->map;
-	argv[k++] = "--binary";
-	argv[k++] = (char *)o->path;
-	argv[k++] = xasprintf("--emit=%s", linkers[opt.linker]);
-	argv[k++] = xasprintf("--placement=%s", placements[opt.placement]);
-	if (opt.read_ahead_kb)
-		argv[k++] = xasprintf("--read-ahead-kb=%s", opt.read_ahead_kb);
-	argv[k++] = "--out";
-	argv[k++] = o->order;
-	argv[k++] = "--cc";
-	argv[k++] = "--";
-	for (i = 0; i < n; i++)
-		argv[k++] = o->argv[i];
-	step("%s: ordering", o->name);
-	if (proc_exec(&request, &result) != 0)
-		fatal("%s: deporder failed (%s): no order made", o->name, proc_describe(result.status));
-	free(argv);
+	*q = '\0';
+	return line;
 }
 
 /* Keeps the order for the build's later links of o (linkopt-cc reads it). */
-static void write_apply(const struct output *o, char **flags, const char *dir)
+static void write_apply(const struct startup_job *job, const struct startup_output *o, char **flags)
 {
-	int n = linkcmd_count(flags), i;
-	char **strings = xcalloc(n + 1, sizeof(*strings)), *path = record_path(dir, o->name, "apply"), *why;
+	char **job_flags = link_job_flags(job);
+	int n = 0, m = 0, i;
+	char **strings, *path = record_path(job->dir, o->name, "apply"), *why;
 
+	while (flags[n])
+		n++;
+	while (job_flags[m])
+		m++;
+	strings = xcalloc(n + m + 1, sizeof(*strings));
 	strings[0] = (char *)o->path;
 	for (i = 0; i < n; i++)
 		strings[1 + i] = flags[i];
-	if (record_write(path, RECORD_APPLY_TAG, strings, n + 1, &why) < 0)
+	for (i = 0; i < m; i++)
+		strings[1 + n + i] = job_flags[i];
+	if (record_write(path, RECORD_APPLY_TAG, strings, n + m + 1, &why) < 0)
 		fatal("%s", why);
 	free(strings);
 	free(path);
 }
 
-static int compare_pages(const void *a, const void *b)
+/* The workload as one line, for the state and messages. */
+static char *workload_line(const struct startup_job *job)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	char *line = proc_command_line(job->workload);
 
-	return x < y ? -1 : x > y;
-}
+	if (job->check) {
+		char *with = xasprintf("%s; check: %s", line, job->check);
 
-/* The distinct pages of the object with build-id hex that events of kind
-   touched, over all traces (addresses taken relative to each load base). */
-static size_t pages_of(const struct trace *traces, size_t count, const char *hex, char kind)
-{
-	uint64_t *pages = NULL;
-	size_t n = 0, capacity = 0, distinct = 0, t, i;
-
-	for (t = 0; t < count; t++) {
-		const struct trace *tr = &traces[t];
-
-		for (i = 0; i < tr->event_count; i++) {
-			const struct trace_event *e = &tr->events[i];
-			const struct trace_object *o;
-
-			if (e->kind != kind)
-				continue;
-			o = trace_object_at(tr, e->address, e->size);
-			if (o && !strcmp(o->build_id, hex))
-				*ARRAY_PUSH(pages, n, capacity) = e->address - o->base;
-		}
+		free(line);
+		line = with;
 	}
-	qsort(pages, n, sizeof(*pages), compare_pages);
-	for (i = 0; i < n; i++)
-		if (i == 0 || pages[i] != pages[i - 1])
-			distinct++;
-	free(pages);
-	return distinct;
+	return line;
 }
 
-/* Whether the files a and b hold the same bytes. */
-static bool same_file(const char *a, const char *b)
+/* Whether every output is still what the last order made, from the same
+   plain link, workload and layout: then there is nothing to do. */
+static bool unchanged(const struct startup_job *job, struct startup_output *outputs, size_t n)
 {
-	char *argv[] = { "cmp", "-s", (char *)a, (char *)b, NULL };
-	struct proc_result result;
-	struct proc_request request = { .argv = argv, .stdin_null = true };
+	char *layout = state_layout(job), *workload = workload_line(job), *why;
+	bool same = true;
+	size_t i;
 
-	return proc_exec(&request, &result) == 0;
+	for (i = 0; i < n && same; i++) {
+		struct startup_state st;
+
+		if (!state_read(&outputs[i], &st, &why)) {
+			free(why);
+			same = false;
+			break;
+		}
+		same = !strcmp(st.layout, layout) && !strcmp(st.workload, workload) &&
+		       !strcmp(st.plain_id, outputs[i].build_id[BUILD_PLAIN]) && link_has_build_id(&outputs[i], st.ordered_id);
+		state_free(&st);
+	}
+	if (same && !job->report)
+		for (i = 0; i < n; i++) {
+			struct startup_state st;
+
+			state_read(&outputs[i], &st, &why);
+			printf("%s: ordered for %s, start-up code pages %s -> %s (unchanged)\n", outputs[i].name, layout,
+			       st.code_before, st.code_after);
+			state_free(&st);
+		}
+	free(layout);
+	free(workload);
+	return same;
 }
 
-/* One run of the workload under pagein: its traces and its stdout. */
-struct traced_run {
-	glob_t files;
-	struct trace *traces;
-	char *out;
-};
-
-/* Runs the workload under pagein into DIR/FIRST.KIND.trace (KIND empty:
-   DIR/FIRST.trace), its stdout into DIR/FIRST.KIND.out, and reads the
-   traces. */
-static void trace_run(struct traced_run *run, char **workload, const char *dir, const char *first, const char *kind)
-{
-	char *suffix = xasprintf("%s%s", kind, opt.trace_children ? "traces" : "trace"), *base;
-
-	base = record_path(dir, first, suffix);
-	free(suffix);
-	suffix = xasprintf("%sout", kind);
-	run->out = record_path(dir, first, suffix);
-	run->files = trace_workload(workload, base, run->out);
-	run->traces = read_traces(&run->files);
-	free(suffix);
-	free(base);
-}
-
-static void free_run(struct traced_run *run)
-{
-	free_traces(run->traces, run->files.gl_pathc);
-	globfree(&run->files);
-	free(run->out);
-}
-
-/* The pages of each output before and after, from the runs on the plain
-   links (build_id[0]) and on the ordered ones (build_id[1]); dies when the
-   workload printed something else. */
-static void report(const struct output *outputs, size_t n, struct traced_run *before, struct traced_run *after)
+/* Puts every output's plain link back (after a failed check). */
+static void put_back_plain(struct startup_output *outputs, size_t n)
 {
 	size_t i;
 
-	printf("%-24s %12s %8s %12s %8s\n", "output", "code pages", "ordered", "data pages", "ordered");
-	for (i = 0; i < n; i++) {
-		const struct output *o = &outputs[i];
-
-		printf("%-24s %12zu %8zu %12zu %8zu\n", o->name,
-		       pages_of(before->traces, before->files.gl_pathc, o->build_id[0], 'C'),
-		       pages_of(after->traces, after->files.gl_pathc, o->build_id[1], 'C'),
-		       pages_of(before->traces, before->files.gl_pathc, o->build_id[0], 'D'),
-		       pages_of(after->traces, after->files.gl_pathc, o->build_id[1], 'D'));
-	}
-	stdout_close_or_die();
-	if (!same_file(before->out, after->out))
-		fatal("the workload printed other output with the ordered link: %s and %s differ", before->out,
-		      after->out);
+	for (i = 0; i < n; i++)
+		link_install(&outputs[i], outputs[i].plain);
 }
 
-int main(int argc, char **argv)
+/* Runs the check natively into DIR/FIRST.check.KIND.out; dies unless it
+   exits 0. */
+static char *native_check(const struct startup_job *job, const char *first, const char *kind)
 {
-	char **workload, *dir;
-	struct output *outputs;
-	struct traced_run traced, plain, after;
-	size_t i, n;
+	char *suffix = xasprintf("check.%s.out", kind), *out = record_path(job->dir, first, suffix);
+	int status = run_check(job, out);
 
-	progname = "linkopt-startup";
-	cli_parse(&command, argc, argv, &workload);
-	if (opt.outputs.count == 0)
-		cli_usage_error("no --output given: name the program or library to order");
-	progress = isatty(STDERR_FILENO);
-	dir = (char *)(opt.dir ? opt.dir : getenv("LINKOPT_DIR"));
-	if (!dir || !*dir)
-		cli_usage_error("no folder of records: give --dir=DIR or set LINKOPT_DIR");
-	if (!(dir = realpath(dir, NULL)))
-		fatal("%s: cannot use as the folder of records: %s", opt.dir ? opt.dir : getenv("LINKOPT_DIR"),
-		      strerror(errno));
-	find_tools();
-	check_linker();
-	n = opt.outputs.count;
-	outputs = xcalloc(n, sizeof(*outputs));
-	for (i = 0; i < n; i++)
-		load_output(&outputs[i], dir, opt.outputs.items[i]);
+	if (status != 0)
+		fatal("the check failed with the %s outputs (%s): %s", kind, proc_describe(status), job->check);
+	free(suffix);
+	return out;
+}
+
+static int order_outputs(struct startup_job *job, struct startup_output *outputs, size_t n)
+{
+	struct startup_run traced, plain, bolted, after;
+	char *layout = state_layout(job), *workload = workload_line(job), *checked = NULL;
+	size_t i;
 
 	for (i = 0; i < n; i++) {
 		char *map_flag = xasprintf("-Wl,-Map=%s", outputs[i].map);
 		char *extra[] = { map_flag, NULL };
 
-		relink(&outputs[i], extra, 0, "with GNU ld and a map");
+		link_to(job, &outputs[i], outputs[i].plain, extra, "with GNU ld and a map");
+		link_build_id(outputs[i].plain, outputs[i].build_id[BUILD_PLAIN], sizeof(outputs[i].build_id[0]));
 		free(map_flag);
 	}
-	trace_run(&traced, workload, dir, outputs[0].name, "");
-	for (i = 0; i < n; i++)
-		order(&outputs[i], &traced.files, traced.traces);
-	/* the report compares with the project's own link by the same linker:
-	   lld and gold lay out even an unordered link otherwise than GNU ld */
-	if (opt.report && opt.linker != GNU_LD) {
-		for (i = 0; i < n; i++) {
-			char *extra[] = { xasprintf("-fuse-ld=%s", linkers[opt.linker]), NULL };
-			char *what = xasprintf("with %s, without the order", linkers[opt.linker]);
-
-			relink(&outputs[i], extra, 0, what);
-			free(extra[0]);
-			free(what);
-		}
-		trace_run(&plain, workload, dir, outputs[0].name, "plain.");
+	if (unchanged(job, outputs, n) && !job->report) {
+		stdout_close_or_die();
+		return 0;
 	}
 	for (i = 0; i < n; i++) {
-		char **flags = order_flags(&outputs[i]);
-		char *what = xasprintf("with the order (%s)", linkers[opt.linker]);
+		const char *was = access(outputs[i].path, F_OK) == 0 ? link_kind(outputs[i].path) : NULL;
+		const char *now = link_kind(outputs[i].plain);
 
-		relink(&outputs[i], flags, 1, what);
-		write_apply(&outputs[i], flags, dir);
+		if (was && now && strcmp(was, now) != 0)
+			fatal("%s: %s is a %s, but its recorded link makes a %s: the record is not the build's link (flags "
+			      "missing from it?); the file is left as it is", outputs[i].name, outputs[i].path, was, now);
+	}
+	for (i = 0; i < n; i++)
+		link_install(&outputs[i], outputs[i].plain);
+	if (job->check)
+		checked = native_check(job, outputs[0].name, "plain");
+	run_traced(job, &traced, outputs[0].name, "", false);
+	for (i = 0; i < n; i++)
+		order_make(job, &outputs[i], &traced);
+	/* the report compares with the project's own link by the same linker:
+	   lld and gold lay out even an unordered link otherwise than GNU ld */
+	if (job->report && job->linker != LINKER_GNU_LD) {
+		for (i = 0; i < n; i++) {
+			char *extra[] = { xasprintf("-fuse-ld=%s", startup_linker_names[job->linker]), NULL };
+			char *what = xasprintf("with %s, without the order", startup_linker_names[job->linker]);
+			char *own = record_path(job->dir, outputs[i].name, "own");
+
+			link_to(job, &outputs[i], own, extra, what);
+			link_build_id(own, outputs[i].build_id[BUILD_PLAIN], sizeof(outputs[i].build_id[0]));
+			link_install(&outputs[i], own);
+			free(extra[0]);
+			free(what);
+			free(own);
+		}
+		run_traced(job, &plain, outputs[0].name, "plain.", false);
+	}
+	for (i = 0; i < n; i++) {
+		char **flags = order_flags(job, &outputs[i]);
+		char *what = xasprintf("with the order (%s)", layout);
+		char *ordered = record_path(job->dir, outputs[i].name, "ordered");
+
+		link_to(job, &outputs[i], ordered, flags, what);
+		link_build_id(ordered, outputs[i].build_id[BUILD_ORDERED], sizeof(outputs[i].build_id[0]));
+		link_install(&outputs[i], ordered);
+		write_apply(job, &outputs[i], flags);
+		remove_record(job, &outputs[i], "rewrite");
 		free(what);
+		free(ordered);
 	}
-	if (opt.report) {
-		trace_run(&after, workload, dir, outputs[0].name, "after.");
-		report(outputs, n, opt.linker != GNU_LD ? &plain : &traced, &after);
-		free_run(&after);
-		if (opt.linker != GNU_LD)
-			free_run(&plain);
+	if (job->bolt) {
+		run_traced(job, &bolted, outputs[0].name, "bolt.", true);
+		for (i = 0; i < n; i++)
+			bolt_rewrite(job, &outputs[i], &bolted);
+		run_free(&bolted);
 	}
-	free_run(&traced);
+	if (checked) {
+		char *out = record_path(job->dir, outputs[0].name, "check.ordered.out");
+		int status = run_check(job, out);
+
+		if (status != 0 || !run_same_output(checked, out)) {
+			put_back_plain(outputs, n);
+			for (i = 0; i < n; i++) {
+				remove_record(job, &outputs[i], "apply");
+				remove_record(job, &outputs[i], "rewrite");
+			}
+			fatal("the check %s with the ordered outputs (%s and %s): the plain outputs are back in place: %s",
+			      status != 0 ? "failed" : "printed something else", checked, out, job->check);
+		}
+		free(out);
+	}
+	run_traced(job, &after, outputs[0].name, "after.", false);
+	for (i = 0; i < n; i++) {
+		struct startup_state st = {
+			.layout = layout,
+			.workload = workload,
+			.plain_id = outputs[i].build_id[BUILD_PLAIN],
+			.ordered_id = outputs[i].build_id[BUILD_ORDERED],
+		};
+		size_t before = measure_pages(&traced, outputs[i].build_id[BUILD_PLAIN], TRACE_CODE);
+		size_t now = measure_pages(&after, outputs[i].build_id[BUILD_ORDERED], TRACE_CODE);
+
+		/* the plain build-id of the state is GNU ld's link, which the
+		   order is made from, also when the report traced another */
+		if (job->report && job->linker != LINKER_GNU_LD)
+			link_build_id(outputs[i].plain, outputs[i].build_id[BUILD_PLAIN], sizeof(outputs[i].build_id[0]));
+		st.code_before = xasprintf("%zu", before);
+		st.code_after = xasprintf("%zu", now);
+		if (!run_object(&after, outputs[i].build_id[BUILD_ORDERED]))
+			fatal("%s: the workload did not load the ordered %s (build-id %s)", outputs[i].name,
+			      outputs[i].path, outputs[i].build_id[BUILD_ORDERED]);
+		state_write(&outputs[i], &st);
+		if (!job->report)
+			printf("%s: ordered for %s, start-up code pages %zu -> %zu\n", outputs[i].name, layout, before,
+			       now);
+		if (now > before)
+			warn("%s: the ordered link touches more code pages (%zu) than the plain one (%zu)",
+			     outputs[i].name, now, before);
+		free(st.code_before);
+		free(st.code_after);
+	}
+	if (job->report) {
+		struct startup_run *base = job->linker != LINKER_GNU_LD ? &plain : &traced;
+
+		if (job->linker != LINKER_GNU_LD)
+			for (i = 0; i < n; i++) {
+				char *own = record_path(job->dir, outputs[i].name, "own");
+
+				link_build_id(own, outputs[i].build_id[BUILD_PLAIN], sizeof(outputs[i].build_id[0]));
+				free(own);
+			}
+		measure_report(outputs, n, base, &after);
+		if (!run_same_output(base->out, after.out))
+			fatal("the workload printed other output with the ordered link: %s and %s differ", base->out,
+			      after.out);
+		if (job->linker != LINKER_GNU_LD)
+			run_free(&plain);
+	}
+	stdout_close_or_die();
+	run_free(&after);
+	run_free(&traced);
+	free(layout);
+	free(workload);
+	free(checked);
 	return 0;
+}
+
+/* Removes path, a file or a folder of files (the traces of
+   --trace-children). */
+static void remove_path(const char *path)
+{
+	char *pattern = xasprintf("%s/*", path);
+	glob_t found;
+	size_t i;
+
+	if (unlink(path) == 0 || errno == ENOENT) {
+		free(pattern);
+		return;
+	}
+	if (errno == EISDIR && glob(pattern, GLOB_NOSORT, NULL, &found) == 0) {
+		for (i = 0; i < found.gl_pathc; i++)
+			if (unlink(found.gl_pathv[i]) < 0)
+				fatal("%s: cannot remove: %s", found.gl_pathv[i], strerror(errno));
+		globfree(&found);
+	}
+	if (rmdir(path) < 0 && errno != ENOENT)
+		fatal("%s: cannot remove: %s", path, strerror(errno));
+	free(pattern);
+}
+
+/* Removes DIR/NAME.* of every output, but what belongs to another output
+   whose name starts with "NAME." (libfoo.so and libfoo.so.1). */
+static void remove_records(const struct startup_job *job, const struct startup_output *o)
+{
+	char *pattern = record_path(job->dir, o->name, "*"), *links = record_path(job->dir, "*", "link");
+	glob_t found, names;
+	size_t i, j, prefix = strlen(job->dir) + 1 + strlen(o->name) + 1;
+
+	if (glob(links, 0, NULL, &names) != 0)
+		names.gl_pathc = 0;
+	if (glob(pattern, 0, NULL, &found) == 0) {
+		for (i = 0; i < found.gl_pathc; i++) {
+			bool other = false;
+
+			/* DIR/N2.link of another output N2 = NAME.x: its files start "DIR/N2." */
+			for (j = 0; j < names.gl_pathc && !other; j++) {
+				size_t base = strlen(names.gl_pathv[j]) - strlen(".link");
+
+				other = base > prefix && !strncmp(names.gl_pathv[j], found.gl_pathv[i], base) &&
+					found.gl_pathv[i][base] == '.';
+			}
+			if (!other)
+				remove_path(found.gl_pathv[i]);
+		}
+		globfree(&found);
+	}
+	if (names.gl_pathc)
+		globfree(&names);
+	free(pattern);
+	free(links);
+}
+
+/* linkopt-startup --undo: each output's plain link back in place (when the
+   output is still the ordered link), and its records removed. */
+static int undo_outputs(struct startup_job *job, struct startup_output *outputs, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct startup_output *o = &outputs[i];
+		struct startup_state st;
+		char *why;
+
+		if (state_read(o, &st, &why)) {
+			if (link_has_build_id(o, st.ordered_id) && access(o->plain, R_OK) == 0) {
+				link_install(o, o->plain);
+				printf("%s: the plain link is back\n", o->name);
+			}
+			state_free(&st);
+		} else {
+			free(why);
+		}
+	}
+	for (i = 0; i < n; i++)
+		remove_records(job, &outputs[i]);
+	stdout_close_or_die();
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct startup_job job = { 0 };
+	struct startup_output *outputs;
+	char *dir;
+	size_t i, n;
+
+	progname = "linkopt-startup";
+	cli_parse(&command, argc, argv, &job.workload);
+	if (opt.outputs.count == 0)
+		cli_usage_error("no --output given: name the program or library to order");
+	if (opt.placement == PLACEMENT_DATA_FIRST && opt.linker != LINKER_GNU_LD)
+		cli_usage_error("--placement=data-first is a GNU ld script: it needs --linker=gnu-ld");
+	if (opt.tolerance_given && !opt.verify)
+		cli_usage_error("--tolerance is for --verify");
+	if (opt.bolt_program && !opt.bolt)
+		cli_usage_error("--llvm-bolt is for --bolt");
+	dir = (char *)(opt.dir ? opt.dir : getenv("LINKOPT_DIR"));
+	if (!dir || !*dir)
+		cli_usage_error("no folder of records: give --dir=DIR or set LINKOPT_DIR");
+	if (opt.verify || opt.undo) {
+		/* nothing recorded: nothing ordered (--verify), nothing to undo */
+		char *absolute = realpath(dir, NULL);
+		int missing = 0;
+
+		for (i = 0; i < opt.outputs.count; i++) {
+			char *link = absolute ? record_path(absolute, opt.outputs.items[i], "state") : NULL;
+
+			if (!link || access(link, F_OK) < 0) {
+				if (opt.verify)
+					error("%s: not ordered (no %s/%s.state): %s", opt.outputs.items[i], absolute ? absolute : dir,
+					      opt.outputs.items[i], opt.again ? opt.again : "run linkopt-startup");
+				missing++;
+			}
+			free(link);
+		}
+		if (opt.verify && missing)
+			return 1;
+		if (opt.undo && missing == (int)opt.outputs.count) {
+			free(absolute);
+			return 0;
+		}
+		free(absolute);
+	}
+	if (!(dir = realpath(dir, NULL)))
+		fatal("%s: cannot use as the folder of records: %s", opt.dir ? opt.dir : getenv("LINKOPT_DIR"),
+		      strerror(errno));
+	job.dir = dir;
+	job.linker = opt.linker;
+	job.placement = opt.placement;
+	job.read_ahead_kb = opt.read_ahead_kb;
+	job.relr = opt.relr;
+	job.bolt = opt.bolt;
+	job.bolt_program = opt.bolt_program;
+	job.trace_children = opt.trace_children;
+	job.report = opt.report;
+	job.check = opt.check;
+	job.again = opt.again ? opt.again : "run linkopt-startup again";
+	job.progress = isatty(STDERR_FILENO);
+	if (job.bolt && !job.check)
+		job.check = shell_line(job.workload);
+	link_find_tools(&job);
+	if (opt.verify + opt.undo > 1)
+		cli_usage_error("--verify and --undo: one at most");
+	if (!opt.verify && !opt.undo)
+		link_check_linker(&job);
+	n = opt.outputs.count;
+	outputs = xcalloc(n, sizeof(*outputs));
+	for (i = 0; i < n; i++)
+		link_load(&job, &outputs[i], opt.outputs.items[i]);
+	if (opt.undo)
+		return undo_outputs(&job, outputs, n);
+	if (opt.pgo_built)
+		for (i = 0; i < n; i++)
+			link_check_pgo_built(&outputs[i]);
+	if (opt.verify)
+		return verify_outputs(&job, outputs, n, opt.tolerance_given ? opt.tolerance : 5);
+	return order_outputs(&job, outputs, n);
 }

@@ -6,6 +6,6 @@ LINKOPT_PC = mk/linkopt.pc mk/linkopt-cygtrace.pc mk/linkopt-likely-check.pc
 install::
 	install -d '$(DESTDIR)$(PREFIX)/share/linkopt/mk' '$(DESTDIR)$(PREFIX)/share/man/man7' \
 		'$(DESTDIR)$(PREFIX)/lib/pkgconfig'
-	install -m 644 mk/startup.mk mk/startup.sh mk/pgo.mk '$(DESTDIR)$(PREFIX)/share/linkopt/mk/'
+	install -m 644 mk/startup.mk mk/pgo.mk '$(DESTDIR)$(PREFIX)/share/linkopt/mk/'
 	install -m 644 $(MAN7) '$(DESTDIR)$(PREFIX)/share/man/man7/'
 	install -m 644 $(LINKOPT_PC) '$(DESTDIR)$(PREFIX)/lib/pkgconfig/'

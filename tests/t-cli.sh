@@ -62,6 +62,8 @@ sample() {
 	COMMAND) echo true ;;
 	TIME) echo 5ms ;;
 	TEXT) echo title ;;
+	LINE) echo true ;;
+	PERCENT) echo 5 ;;
 	*\|*) echo "${1%%|*}" ;;
 	*) return 1 ;;
 	esac

@@ -58,7 +58,7 @@ STARTUP_RUN = \$(STARTUP_PROGRAM)
 include \$(shell pkg-config --variable=mkdir linkopt)/startup.mk
 EOF2
 make -s startup > mk.log 2>&1 || fail "make startup with the installed fragment: $(tail -5 mk.log)"
-[[ -x mkprog && -s mkprog.gnu-ld.order ]] || fail "make startup made no ordered program"
+[[ -x mkprog && -s .linkopt/mkprog.gnu-ld.order ]] || fail "make startup made no ordered program"
 expect_output want.out mk.out "the program startup.mk relinked" ./mkprog
 
 # cygtrace through pkg-config; cygtrace-resolve from the install

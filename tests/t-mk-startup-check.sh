@@ -1,7 +1,9 @@
 #!/bin/bash
-# make startup-check fails, saying why, when an order has gone stale or
-# the start-up's pages grew back, and passes otherwise:
+# make startup-check (linkopt-startup --verify) fails, saying why, when an
+# order has gone stale or the start-up's pages grew back, and passes
+# otherwise:
 #  - the project's own rules relinked the library (without the order);
+#  - a source changed and make has not rebuilt its object yet;
 #  - an input was rebuilt from a changed source: deporder refuses the
 #    order's trace (too little of it matches), or makes another order;
 #  - the run touches more code than when the order was made (beyond
@@ -9,7 +11,7 @@
 #  - the output was ordered for another linker, or not at all.
 # make startup refuses to replace an output that is a symbolic link.
 # And make startup refuses a host that loads another copy of the library
-# (DT_RPATH comes before LD_LIBRARY_PATH): the trace would not be of it.
+# (a DT_RPATH naming another folder): the trace would not be of it.
 . "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/startup-lib.sh"
@@ -41,7 +43,7 @@ need python3
 
 check
 ((status != 0)) || fail "startup-check passed before make startup"
-expect_grep "^mk/startup\\.mk: prog: not ordered \\(no prog\\.record\\): run make startup$" check.out
+expect_grep "^linkopt-startup: prog: not ordered \\(no .*/\\.linkopt/prog\\.state\\): run make startup$" check.out
 
 startup
 check
@@ -54,9 +56,18 @@ touch ../src/work.c
 make -s -f ../src/Makefile > make.out 2>&1 || fail "make: $(tail -5 make.out)"
 check
 ((status != 0)) || fail "startup-check passed after the project relinked libwork.so"
-expect_grep "^mk/startup\\.mk: libwork\\.so: stale: relinked since make startup ordered it \\(build-id [0-9a-f]+, ordered [0-9a-f]+\\): run make startup$" \
+expect_grep "^linkopt-startup: libwork\\.so: stale: .*/libwork\\.so was relinked since it was ordered \\(ordered build-id [0-9a-f]+\\): run make startup$" \
 	check.out "a relinked library"
-expect_grep "^mk/startup\\.mk: prog: stale: relinked since make startup ordered it" check.out "a relinked program"
+expect_grep "^linkopt-startup: prog: stale: .*/prog was relinked since it was ordered" check.out "a relinked program"
+
+# A source changed, its object not rebuilt yet: the check says so.
+startup
+touch ../src/prog.c
+check
+((status != 0)) || fail "startup-check passed with a source newer than its object"
+expect_grep "^mk/startup\\.mk: prog: an input is out of date \\(make would rebuild it\\): run make, then make startup$" \
+	check.out "a changed source"
+make -s -f ../src/Makefile > make.out 2>&1 || fail "make: $(tail -5 make.out)"
 
 # A hot function of the library changes and its object is rebuilt: the
 # trace no longer matches the inputs enough for deporder.
@@ -66,9 +77,11 @@ make -s -f ../src/Makefile obj/work.o || fail "make obj/work.o"
 check
 ((status != 0)) || fail "startup-check passed with work.o rebuilt from a changed w3"
 expect_grep "^  obj/work\\.o	\\.text\\.w3$" check.out "deporder's refusal"
-expect_grep "^mk/startup\\.mk: libwork\\.so: stale: deporder refuses the trace and the map the order was made from \\(above\\): run make startup$" \
+expect_grep "^linkopt-startup: libwork\\.so: stale: deporder refuses the trace and the map the order was made from \\(above\\): run make startup$" \
 	check.out "a changed library input"
-expect_no_grep "^mk/startup\\.mk: prog:" check.out "prog, unchanged"
+expect_no_grep "^linkopt-startup: prog:" check.out "prog's order, unchanged"
+# (but prog links libwork.so, which make would relink now)
+expect_grep "^mk/startup\\.mk: prog: an input is out of date" check.out "prog's input libwork.so"
 
 # A hot function of the program changes, a small part of a run that
 # enters every function: deporder takes the trace, and the order it makes
@@ -78,7 +91,7 @@ change_function ../src/prog.c p20
 make -s -f ../src/Makefile obj/prog.o || fail "make obj/prog.o"
 check RUN_ARGS=all
 ((status != 0)) || fail "startup-check passed with prog.o rebuilt from a changed p20"
-expect_grep "^mk/startup\\.mk: prog: stale: the order made now from its trace, map and the inputs differs from prog\\.gnu-ld\\.order \\(an input changed since it was made\\): run make startup$" \
+expect_grep "^linkopt-startup: prog: stale: the order made now from its trace, map and the inputs differs from .*/\\.linkopt/prog\\.gnu-ld\\.order \\(an input changed since it was made\\): run make startup$" \
 	check.out "a changed program input"
 
 # The run touches more than it did: the pages grew back, beyond the
@@ -88,7 +101,7 @@ check
 ((status == 0)) || fail "startup-check after make startup: $(cat check.out)"
 check RUN_ARGS=all
 ((status != 0)) || fail "startup-check passed with a run that touches every function"
-expect_grep "^mk/startup\\.mk: libwork\\.so: start-up code pages grew back: [0-9]+ now, 3 when ordered \\(at most 4 pass, STARTUP_CHECK_TOLERANCE=5%\\): the run touches other code now; run make startup$" \
+expect_grep "^linkopt-startup: libwork\\.so: start-up code pages grew back: [0-9]+ now, 3 when ordered \\(at most 4 pass, tolerance 5%\\): the run touches other code now: run make startup$" \
 	check.out "pages grown back"
 check RUN_ARGS=all STARTUP_CHECK_TOLERANCE=1000
 ((status == 0)) || fail "startup-check with STARTUP_CHECK_TOLERANCE=1000: $(cat check.out)"
@@ -99,7 +112,7 @@ expect_grep 'STARTUP_CHECK_TOLERANCE = 5x: not a whole number of percent' check.
 # Another linker than the order's
 check STARTUP_LINKER=gold
 ((status != 0)) || fail "startup-check STARTUP_LINKER=gold passed on a GNU ld order"
-expect_grep "^mk/startup\\.mk: libwork\\.so: ordered for gnu-ld, not gold: make startup-check STARTUP_LINKER=gnu-ld, or make startup$" \
+expect_grep "^linkopt-startup: libwork\\.so: ordered for gnu-ld, not gold: run make startup$" \
 	check.out "another linker"
 
 # An output that is a symbolic link (the project's libwork.so.1): it
@@ -107,7 +120,7 @@ expect_grep "^mk/startup\\.mk: libwork\\.so: ordered for gnu-ld, not gold: make 
 status=0
 make -s -f ../src/Makefile startup STARTUP_DSO_work=libwork.so.1 > link.out 2>&1 || status=$?
 ((status != 0)) || fail "make startup replaced the symbolic link libwork.so.1"
-expect_grep "^mk/startup\\.mk: libwork\\.so\\.1: is a symbolic link \\(to libwork\\.so\\): name the file the link writes" link.out
+expect_grep "^linkopt-startup: .*/libwork\\.so\\.1: is a symbolic link: name the file the link writes" link.out
 [[ -L libwork.so.1 && $(readlink libwork.so.1) == libwork.so ]] || fail "libwork.so.1 is no longer the link to libwork.so"
 
 # A host whose DT_RPATH names another copy of the library: refused.
@@ -117,7 +130,7 @@ status=0
 make -s -f ../src/Makefile startup HOST_LDFLAGS="-Wl,--disable-new-dtags -Wl,-rpath,$PWD/stale" > startup.out 2>&1 ||
 	status=$?
 ((status != 0)) || fail "make startup accepted a host that loads another libwork.so.1"
-expect_grep "^mk/startup\\.mk: libwork\\.so\\.trace: the run did not load libwork\\.so\\.default \\(build-id [0-9a-f]+\\) but $PWD/stale/libwork\\.so\\.1 \\(build-id [0-9a-f]+\\): the host finds libwork\\.so\\.1 before LD_LIBRARY_PATH \\(a DT_RPATH" \
+expect_grep "^linkopt-startup: libwork\\.so: the workload did not run $PWD/libwork\\.so \\(build-id [0-9a-f]+\\)" \
 	startup.out "a host with DT_RPATH"
-[[ ! -e libwork.so.trace ]] || fail "the refused trace was kept"
+[[ ! -e .linkopt/libwork.so.state ]] || fail "a state was written for the refused order"
 exit 0

@@ -19,7 +19,7 @@ prog: main.o
 EOF2
 make -s > make.out 2>&1 || fail "make: $(tail -5 make.out)"
 [[ -x prog ]] || fail "make did not build prog"
-[[ ! -e prog.default ]] || fail "make built the fragment's prog.default"
+[[ ! -e .linkopt ]] || fail "make ran the fragment's rules"
 status=0
 make -s startup > startup.out 2>&1 || status=$?
 ((status != 0)) || fail "make startup accepted STARTUP_DSOS = nolib without STARTUP_DSO_nolib"

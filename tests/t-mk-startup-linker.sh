@@ -11,18 +11,18 @@
 need_pagein make ld.lld ld.gold
 
 startup_project
-gcc -o want main.o libwork.a && ./want > want.out || fail "the plain program"
+gcc -o want main.o libwork.a || fail "the plain program"
+run_ok want.out ./want
 for linker in lld gnu-ld gold lld; do
 	make -s startup STARTUP_LINKER=$linker > make.out 2>&1 || fail "make startup STARTUP_LINKER=$linker: $(tail -5 make.out)"
 	expect_output want.out got.out "the $linker-ordered program's output" ./prog
-	[[ -s prog.$linker.order ]] || fail "no prog.$linker.order"
+	[[ -s .linkopt/prog.$linker.order ]] || fail "no .linkopt/prog.$linker.order"
 	# The program's static error() shares its name with libc's, which lld
 	# warns about while it orders error() all the same.
 	expect_no_grep 'unable to order' make.out "make startup STARTUP_LINKER=$linker"
 done
-expect_grep '^SECTIONS$' prog.gnu-ld.order "GNU ld's script"
-expect_no_grep '^SECTIONS$' prog.lld.order "lld's list"
-nm prog.default > /dev/null || fail "prog.default"
+expect_grep '^SECTIONS$' .linkopt/prog.gnu-ld.order "GNU ld's script"
+expect_no_grep '^SECTIONS$' .linkopt/prog.lld.order "lld's list"
 status=0
 make -s startup STARTUP_LINKER=bfd > make.out 2>&1 || status=$?
 ((status != 0)) || fail "STARTUP_LINKER=bfd was accepted"
@@ -34,17 +34,18 @@ status=0
 make -s startup STARTUP_LINKER=mold > make.out 2>&1 || status=$?
 if ! command -v ld.mold > /dev/null; then
 	((status != 0)) || fail "STARTUP_LINKER=mold was accepted without ld.mold"
-	expect_grep 'STARTUP_LINKER = mold: ld.mold is not installed' make.out "make startup without mold"
+	expect_grep '^linkopt-startup: --linker=mold: cannot run ld.mold --help: is mold installed\?' make.out \
+		"make startup without mold"
 elif ! ld.mold --help | grep -q -- --symbol-ordering-file; then
 	((status != 0)) || fail "STARTUP_LINKER=mold was accepted with a mold that cannot order"
-	expect_grep 'STARTUP_LINKER = mold: +ld.mold \(mold [0-9.]+\) has no --symbol-ordering-file option' make.out \
+	expect_grep '^linkopt-startup: --linker=mold: ld.mold \(mold [0-9.]+.*\) has no --symbol-ordering-file option' make.out \
 		"make startup with a mold that cannot order"
 else
 	((status == 0)) || fail "make startup STARTUP_LINKER=mold: $(tail -5 make.out)"
 fi
 if ((status != 0)); then
 	cmp -s before prog || fail "the refused make startup changed prog"
-	[[ -e prog.mold.order ]] && fail "the refused make startup made an order"
+	[[ -e .linkopt/prog.mold.order ]] && fail "the refused make startup made an order"
 fi
-make -s startup-clean && [[ -z $(ls prog.*.order 2> /dev/null) ]] || fail "startup-clean left an order"
+make -s startup-clean && [[ -z $(ls .linkopt/prog.*.order 2> /dev/null) ]] || fail "startup-clean left an order"
 exit 0

@@ -15,19 +15,20 @@ need_pagein make readelf gcov-tool
 startup_dso_project src
 echo "include \$(LINKOPT)/mk/pgo.mk" >> src/Makefile
 mkdir b && cd b
-make -s -f ../src/Makefile > plain.out 2>&1 && ./prog all > want.out || fail "the plain build: $(tail -5 plain.out)"
+make -s -f ../src/Makefile > plain.out 2>&1 || fail "the plain build: $(tail -5 plain.out)"
+run_ok want.out ./prog all
 make -s -f ../src/Makefile clean
 
 make -j2 -f ../src/Makefile startup-pgo PGO_WORKLOADS="'./prog all'" > pgo.out 2>&1 ||
 	fail "make startup-pgo: $(tail -15 pgo.out)"
 recorded() { readelf -p .GCC.command.line "$1" 2> /dev/null; }
-for f in obj/main.o obj/prog.o obj/work.o prog.default libwork.so.default prog libwork.so; do
+for f in obj/main.o obj/prog.o obj/work.o .linkopt/prog.default .linkopt/libwork.so.default prog libwork.so; do
 	recorded "$f" | grep -q -- '-fprofile-use' || fail "$f was not built with the profile: $(recorded "$f" | head -5)"
 	recorded "$f" | grep -q -- '-fprofile-generate' && fail "$f holds instrumented code"
 done
 for f in prog libwork.so; do
-	[[ $(readelf -n "$f" | sed -n 's/^ *Build ID: //p') == $(sed -n 's/^ordered-build-id //p' "$f.record") ]] ||
-		fail "$f is not the ordered link its record names"
+	[[ $(readelf -n "$f" | sed -n 's/^ *Build ID: //p') == $(tr '\0' '\n' < ".linkopt/$f.state" | sed -n 's/^ordered-build-id=//p') ]] ||
+		fail "$f is not the ordered link its state names"
 	nm "$f" | grep -q __linkopt_hot_start || fail "$f is not linked with GNU ld's script"
 done
 expect_output want.out got.out "the PGO-built, ordered prog's output" ./prog all
@@ -50,7 +51,7 @@ status=0
 make -s -f ../src/Makefile startup STARTUP_PGO=yes CFLAGS='-O2 -fPIC -ffunction-sections -frecord-gcc-switches' \
 	> plain-pgo.out 2>&1 || status=$?
 ((status != 0)) || fail "make startup STARTUP_PGO=yes accepted objects built without the profile"
-expect_grep "^mk/startup\.mk: (prog|libwork\.so): inputs not built by pgo-run's optimized build \(no -fprofile-use among the options they record\): obj/" \
+expect_grep "^linkopt-startup: (prog|libwork\.so): inputs not built by pgo-run's optimized build \(no -fprofile-use among the options they record\): obj/" \
 	plain-pgo.out "objects without the profile"
 
 # make startup in pgo-run's build

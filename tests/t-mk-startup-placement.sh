@@ -3,8 +3,10 @@
 # deporder --placement=cold-start (STARTUP_READ_AHEAD_KB passed on) into
 # an order file of its own, the program works the same, make startup-check
 # checks it with the same options and passes, and a check with the other
-# placement fails saying which one the output was ordered with; a
-# placement that does not exist is refused before anything runs.
+# placement (or another read-ahead) fails saying which one the output was
+# ordered with; data-first (GNU ld) and -z pack-relative-relocs
+# (STARTUP_RELR) reach linkopt-startup too; a placement that does not
+# exist is refused before anything runs.
 . "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/startup-lib.sh"
@@ -12,19 +14,22 @@ need_pagein make
 
 startup_sample
 make -s startup > head.out 2>&1 || fail "make startup: $(tail -5 head.out)"
-./prog > want.out || fail "the head-ordered program fails"
+run_ok want.out ./prog
 make -s startup STARTUP_PLACEMENT=cold-start STARTUP_READ_AHEAD_KB=64 > cold.out 2>&1 ||
 	fail "make startup STARTUP_PLACEMENT=cold-start: $(tail -5 cold.out)"
-[[ -s prog.gnu-ld.cold-start.order && -s prog.gnu-ld.order ]] || fail "no order file of each placement: $(ls)"
+[[ -s .linkopt/prog.gnu-ld.cold-start.order && -s .linkopt/prog.gnu-ld.order ]] ||
+	fail "no order file of each placement: $(ls .linkopt)"
+expect_grep '^prog: ordered for gnu-ld/cold-start at 64 KiB, start-up code pages' cold.out
 expect_output want.out got.out "the output of the program ordered for a cold start" ./prog
 
 # the order is deporder's cold-start placement for 64 KiB, not the head one
-"$DEPORDER" -q --granularity=section --trace prog.trace --map prog.map --emit=gnu-ld --placement=cold-start \
-	--read-ahead-kb=64 --cc -- gcc -o prog startup.o libstartup.a > want.order 2> deporder.err ||
+"$DEPORDER" -q --granularity=section --trace "$PWD/.linkopt/prog.trace" --map .linkopt/prog.map --emit=gnu-ld \
+	--placement=cold-start --read-ahead-kb=64 --cc -- gcc -o prog startup.o libstartup.a > want.order 2> deporder.err ||
 	fail "deporder --placement=cold-start: $(cat deporder.err)"
-expect_same want.order prog.gnu-ld.cold-start.order "the cold-start order"
-cmp -s prog.gnu-ld.order prog.gnu-ld.cold-start.order && fail "the cold-start order is the head one: the test lost its point"
-expect_grep '__linkopt_hot_start' prog.gnu-ld.cold-start.order "the cold-start script"
+expect_same want.order .linkopt/prog.gnu-ld.cold-start.order "the cold-start order"
+cmp -s .linkopt/prog.gnu-ld.order .linkopt/prog.gnu-ld.cold-start.order &&
+	fail "the cold-start order is the head one: the test lost its point"
+expect_grep '__linkopt_hot_start' .linkopt/prog.gnu-ld.cold-start.order "the cold-start script"
 nm prog | grep -q __linkopt_hot_start || fail "prog is not linked with a script"
 
 # startup-check: the same options pass, the other placement is told apart
@@ -34,16 +39,27 @@ make -s startup-check STARTUP_PLACEMENT=cold-start STARTUP_READ_AHEAD_KB=64 > ch
 status=0
 make -s startup-check > check.out 2>&1 || status=$?
 ((status != 0)) || fail "startup-check with the head placement passed on a cold-start order"
-expect_grep "prog: ordered for gnu-ld/cold-start, not gnu-ld: make startup-check STARTUP_LINKER=gnu-ld STARTUP_PLACEMENT=cold-start, or make startup" \
+expect_grep "^linkopt-startup: prog: ordered for gnu-ld/cold-start at 64 KiB, not gnu-ld: run make startup$" \
 	check.out "the check with the other placement"
-# the same placement for another read-ahead makes another order: stale
+# the same placement for another read-ahead: another order
 status=0
 make -s startup-check STARTUP_PLACEMENT=cold-start STARTUP_READ_AHEAD_KB=512 > check.out 2>&1 || status=$?
-if ! cmp -s want.order <("$DEPORDER" -q --granularity=section --trace prog.trace --map prog.map --emit=gnu-ld \
-	--placement=cold-start --read-ahead-kb=512 --cc -- gcc -o prog startup.o libstartup.a 2> /dev/null); then
-	((status != 0)) || fail "startup-check for 512 KiB passed on the order made for 64 KiB"
-	expect_grep 'stale: the order made now' check.out "the check for another read-ahead"
-fi
+((status != 0)) || fail "startup-check for 512 KiB passed on the order made for 64 KiB"
+expect_grep "prog: ordered for gnu-ld/cold-start at 64 KiB, not gnu-ld/cold-start at 512 KiB" check.out \
+	"the check for another read-ahead"
+
+# data-first with -z pack-relative-relocs: the relocations as RELR, the
+# data segment before the code
+make -s startup STARTUP_PLACEMENT=data-first STARTUP_RELR=yes > front.out 2>&1 ||
+	fail "make startup STARTUP_PLACEMENT=data-first STARTUP_RELR=yes: $(tail -5 front.out)"
+expect_grep '^prog: ordered for gnu-ld/data-first\+relr, start-up code pages' front.out
+[[ -s .linkopt/prog.gnu-ld.data-first.order ]] || fail "no data-first order: $(ls .linkopt)"
+expect_output want.out got.out "the output of the program ordered data-first" ./prog
+readelf -d prog | grep -q '(RELR)' || fail "prog is not linked with -z pack-relative-relocs"
+data=$(readelf -lW prog | awk '$1 == "LOAD" && $7 == "RW" { print $2; exit }')
+code=$(readelf -lW prog | awk '$1 == "LOAD" && $7 == "R" && $8 == "E" { print $2; exit }')
+[[ -n $data && -n $code ]] || fail "no data or code segment: $(readelf -lW prog)"
+((data < code)) || fail "data-first: the data segment at $data comes after the code at $code"
 
 for bad in STARTUP_PLACEMENT=tail STARTUP_READ_AHEAD_KB=12x; do
 	status=0

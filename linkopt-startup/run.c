@@ -1,0 +1,139 @@
+/* run: the workload under pagein (traced) and the check line natively. */
+#define _GNU_SOURCE
+#include "startup.h"
+
+#include "linkcmd.h"
+#include "proc.h"
+#include "record.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Removes the traces an earlier run left at base: the file, or with
+   --trace-children the files of the folder; makes that folder. */
+static void remove_traces(const struct startup_job *job, const char *base)
+{
+	char *pattern = xasprintf("%s/*", base), *why;
+	glob_t found;
+	size_t i;
+
+	if (!job->trace_children) {
+		if (unlink(base) < 0 && errno != ENOENT)
+			fatal("%s: cannot remove: %s", base, strerror(errno));
+		free(pattern);
+		return;
+	}
+	if (glob(pattern, GLOB_NOSORT, NULL, &found) == 0)
+		for (i = 0; i < found.gl_pathc; i++)
+			if (unlink(found.gl_pathv[i]) < 0)
+				fatal("%s: cannot remove: %s", found.gl_pathv[i], strerror(errno));
+	globfree(&found);
+	free(pattern);
+	if (record_make_dir(base, &why) < 0)
+		fatal("%s", why);
+}
+
+/* Runs the workload under pagein, its stdout into out; returns the traces
+   it wrote: base, or with --trace-children base/trace.PID for each
+   process. */
+static glob_t trace_workload(const struct startup_job *job, const char *base, const char *out, bool branches)
+{
+	int n = linkcmd_count(job->workload), k = 0, i;
+	char **argv = xcalloc(n + 8, sizeof(*argv)), *pattern;
+	struct proc_request request = { .argv = argv, .out = PROC_LOG, .log = out };
+	struct proc_result result;
+	glob_t found;
+
+	remove_traces(job, base);
+	if (unlink(out) < 0 && errno != ENOENT)
+		fatal("%s: cannot remove: %s", out, strerror(errno));
+	argv[k++] = job->tools.pagein;
+	argv[k++] = "--granularity=function";
+	if (branches)
+		argv[k++] = "--branches=yes";
+	if (job->trace_children) {
+		argv[k++] = "--trace-children=yes";
+		argv[k++] = xasprintf("--out-file=%s/trace.%%p", base);
+	} else {
+		argv[k++] = xasprintf("--out-file=%s", base);
+	}
+	argv[k++] = "--";
+	for (i = 0; i < n; i++)
+		argv[k++] = job->workload[i];
+	startup_step(job, "tracing %s", proc_command_line(job->workload));
+	if (proc_exec(&request, &result) != 0)
+		fatal("the workload failed under pagein (%s): %s", proc_describe(result.status),
+		      proc_command_line(job->workload));
+	pattern = job->trace_children ? xasprintf("%s/trace.*", base) : xstrdup(base);
+	if (glob(pattern, 0, NULL, &found) != 0)
+		fatal("%s: pagein wrote no trace", pattern);
+	free(pattern);
+	free(argv);
+	return found;
+}
+
+void run_traced(const struct startup_job *job, struct startup_run *run, const char *first, const char *kind,
+		bool branches)
+{
+	char *suffix = xasprintf("%s%s", kind, job->trace_children ? "traces" : "trace"), *base, *why;
+	size_t i;
+
+	base = record_path(job->dir, first, suffix);
+	free(suffix);
+	suffix = xasprintf("%sout", kind);
+	run->out = record_path(job->dir, first, suffix);
+	run->files = trace_workload(job, base, run->out, branches);
+	run->traces = xcalloc(run->files.gl_pathc ? run->files.gl_pathc : 1, sizeof(*run->traces));
+	for (i = 0; i < run->files.gl_pathc; i++)
+		if (trace_read(run->files.gl_pathv[i], &run->traces[i], &why) < 0)
+			fatal("%s: %s", run->files.gl_pathv[i], why);
+	free(suffix);
+	free(base);
+}
+
+void run_free(struct startup_run *run)
+{
+	size_t i;
+
+	for (i = 0; i < run->files.gl_pathc; i++)
+		trace_free(&run->traces[i]);
+	free(run->traces);
+	globfree(&run->files);
+	free(run->out);
+}
+
+const struct trace_object *run_object(const struct startup_run *run, const char *hex)
+{
+	size_t t, i;
+
+	for (t = 0; t < run->files.gl_pathc; t++)
+		for (i = 0; i < run->traces[t].object_count; i++)
+			if (!strcmp(run->traces[t].objects[i].build_id, hex))
+				return &run->traces[t].objects[i];
+	return NULL;
+}
+
+int run_check(const struct startup_job *job, const char *out)
+{
+	char *argv[] = { "sh", "-c", (char *)job->check, NULL };
+	struct proc_request request = { .argv = argv, .out = PROC_LOG, .log = out, .stdin_null = true };
+	struct proc_result result;
+
+	if (unlink(out) < 0 && errno != ENOENT)
+		fatal("%s: cannot remove: %s", out, strerror(errno));
+	startup_step(job, "checking: %s", job->check);
+	return proc_exec(&request, &result);
+}
+
+bool run_same_output(const char *a, const char *b)
+{
+	char *argv[] = { "cmp", "-s", (char *)a, (char *)b, NULL };
+	struct proc_result result;
+	struct proc_request request = { .argv = argv, .stdin_null = true };
+
+	return proc_exec(&request, &result) == 0;
+}

@@ -1,0 +1,141 @@
+/* verify: linkopt-startup --verify (make startup-check): is each output
+   still the link its order made, is the order still what its trace, map
+   and the inputs give, and has the start-up's code grown back? */
+#define _GNU_SOURCE
+#include "startup.h"
+
+#include "proc.h"
+#include "record.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Says what is stale about o (after "linkopt-startup: NAME: "); 1. */
+static int stale(const struct startup_job *job, const struct startup_output *o, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int stale(const struct startup_job *job, const struct startup_output *o, const char *fmt, ...)
+{
+	va_list ap;
+	char *what;
+
+	va_start(ap, fmt);
+	if (vasprintf(&what, fmt, ap) < 0)
+		fatal("out of memory");
+	va_end(ap);
+	error("%s: %s: %s", o->name, what, job->again);
+	free(what);
+	return 1;
+}
+
+/* The order made now from the stored trace and map into o->order.check;
+   0 when it equals o's order, else 1 after saying why. */
+static int check_order(struct startup_job *job, struct startup_output *o)
+{
+	char *order = o->order, *check = xasprintf("%s.check", o->order), *trace, *why;
+	struct startup_run stored = { 0 };
+	struct proc_result result;
+	char *argv[] = { "cmp", "-s", order, check, NULL };
+	struct proc_request request = { .argv = argv, .stdin_null = true };
+	int status;
+
+	trace = record_path(job->dir, o->name, job->trace_children ? "traces/trace.*" : "trace");
+	if (glob(trace, 0, NULL, &stored.files) != 0)
+		return stale(job, o, "no trace of the run the order was made from (%s)", trace);
+	stored.traces = xcalloc(stored.files.gl_pathc, sizeof(*stored.traces));
+	for (size_t i = 0; i < stored.files.gl_pathc; i++)
+		if (trace_read(stored.files.gl_pathv[i], &stored.traces[i], &why) < 0)
+			return stale(job, o, "%s: %s", stored.files.gl_pathv[i], why);
+	/* a later run that failed may have left a trace of another link */
+	if (!run_object(&stored, o->build_id[BUILD_PLAIN]))
+		return stale(job, o, "%s: not a trace of the link the order was made from (build-id %s): a later run "
+			     "failed", trace, o->build_id[BUILD_PLAIN]);
+	unlink(check);
+	o->order = check;
+	status = order_make_checked(job, o, &stored);
+	o->order = order;
+	run_free(&stored);
+	if (status != 0) {
+		free(check);
+		return stale(job, o, "stale: deporder refuses the trace and the map the order was made from (above)");
+	}
+	status = proc_exec(&request, &result);
+	unlink(check);
+	free(check);
+	free(trace);
+	if (status != 0)
+		return stale(job, o, "stale: the order made now from its trace, map and the inputs differs from %s (an input "
+			     "changed since it was made)", order);
+	return 0;
+}
+
+int verify_outputs(struct startup_job *job, struct startup_output *outputs, size_t n, unsigned long tolerance)
+{
+	struct startup_state *states = xcalloc(n, sizeof(*states));
+	struct startup_run now;
+	char *layout = state_layout(job), *why;
+	int bad = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct startup_output *o = &outputs[i];
+
+		if (!state_read(o, &states[i], &why)) {
+			bad |= why ? stale(job, o, "%s", why)
+				   : stale(job, o, "not ordered (no %s)", o->state);
+			continue;
+		}
+		if (strcmp(states[i].layout, layout) != 0) {
+			bad |= stale(job, o, "ordered for %s, not %s", states[i].layout, layout);
+			continue;
+		}
+		if (access(o->path, F_OK) < 0) {
+			bad |= stale(job, o, "%s: no such file: it was removed since it was ordered", o->path);
+			continue;
+		}
+		snprintf(o->build_id[BUILD_PLAIN], sizeof(o->build_id[BUILD_PLAIN]), "%s", states[i].plain_id);
+		snprintf(o->build_id[BUILD_ORDERED], sizeof(o->build_id[BUILD_ORDERED]), "%s", states[i].ordered_id);
+		if (!link_has_build_id(o, states[i].ordered_id)) {
+			bad |= stale(job, o, "stale: %s was relinked since it was ordered (ordered build-id %s)", o->path,
+				     states[i].ordered_id);
+			continue;
+		}
+		bad |= check_order(job, o);
+	}
+	if (bad) {
+		for (i = 0; i < n; i++)
+			state_free(&states[i]);
+		free(states);
+		return 1;
+	}
+	run_traced(job, &now, outputs[0].name, "check.", false);
+	for (i = 0; i < n; i++) {
+		struct startup_output *o = &outputs[i];
+		unsigned long ordered = strtoul(states[i].code_after, NULL, 10), slack, pages;
+
+		pages = measure_pages(&now, o->build_id[BUILD_ORDERED], TRACE_CODE);
+		slack = (ordered * tolerance + 99) / 100;
+		if (slack < 1)
+			slack = 1;
+		if (!run_object(&now, o->build_id[BUILD_ORDERED]))
+			bad |= stale(job, o, "the workload did not load %s (build-id %s)", o->path,
+				     o->build_id[BUILD_ORDERED]);
+		else if (pages > ordered + slack)
+			bad |= stale(job, o, "start-up code pages grew back: %lu now, %lu when ordered (at most %lu "
+				     "pass, tolerance %lu%%): the run touches other code now", pages, ordered,
+				     ordered + slack, tolerance);
+		else
+			printf("%s: start-up code pages %lu, %lu when ordered, %s before: ok\n", o->name, pages, ordered,
+			       states[i].code_before);
+		state_free(&states[i]);
+	}
+	run_free(&now);
+	free(states);
+	free(layout);
+	stdout_close_or_die();
+	return bad;
+}
