@@ -567,6 +567,7 @@ int main(int argc, char **argv)
 	if (opt.pgo_built)
 		for (i = 0; i < n; i++)
 			link_check_pgo_built(&outputs[i]);
+	run_prepare_stdin(&job);
 	if (opt.verify)
 		return verify_outputs(&job, outputs, n, opt.tolerance_given ? opt.tolerance : 5);
 	return order_outputs(&job, outputs, n);

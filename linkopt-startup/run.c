@@ -11,7 +11,64 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+/* Whether standard input is a file every run reads from its start. */
+static bool stdin_rewinds;
+
+void run_prepare_stdin(const struct startup_job *job)
+{
+	struct stat st;
+	char *path;
+	int fd;
+
+	if (fstat(STDIN_FILENO, &st) < 0 || isatty(STDIN_FILENO))
+		return;
+	if (S_ISREG(st.st_mode)) {
+		stdin_rewinds = lseek(STDIN_FILENO, 0, SEEK_CUR) == 0;
+		if (!stdin_rewinds)
+			warn("standard input is a file read from an offset other than 0: every run reads it from there");
+		return;
+	}
+	if (!S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode))
+		return;
+	/* a pipe gives its bytes once: kept in a file, each run reads it all */
+	path = xasprintf("%s/.stdin.XXXXXX", job->dir);
+	if ((fd = mkstemp(path)) < 0)
+		fatal("%s: cannot create: %s", path, strerror(errno));
+	unlink(path);
+	for (;;) {
+		char buf[65536];
+		ssize_t got = read(STDIN_FILENO, buf, sizeof(buf)), at = 0;
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			fatal("standard input: read failed: %s", strerror(errno));
+		if (got == 0)
+			break;
+		while (at < got) {
+			ssize_t put = write(fd, buf + at, got - at);
+
+			if (put < 0)
+				fatal("%s: write failed: %s", path, strerror(errno));
+			at += put;
+		}
+	}
+	if (dup2(fd, STDIN_FILENO) < 0)
+		fatal("dup2 failed: %s", strerror(errno));
+	close(fd);
+	free(path);
+	stdin_rewinds = true;
+}
+
+/* Every run of the workload reads all of standard input. */
+static void rewind_stdin(void)
+{
+	if (stdin_rewinds && lseek(STDIN_FILENO, 0, SEEK_SET) < 0)
+		fatal("standard input: cannot go back to its start: %s", strerror(errno));
+}
 
 /* Removes the traces an earlier run left at base: the file, or with
    --trace-children the files of the folder; makes that folder. */
@@ -65,6 +122,7 @@ static glob_t trace_workload(const struct startup_job *job, const char *base, co
 	for (i = 0; i < n; i++)
 		argv[k++] = job->workload[i];
 	startup_step(job, "tracing %s", proc_command_line(job->workload));
+	rewind_stdin();
 	if (proc_exec(&request, &result) != 0)
 		fatal("the workload failed under pagein (%s): %s", proc_describe(result.status),
 		      proc_command_line(job->workload));

@@ -103,6 +103,9 @@ const char *link_kind(const char *path);
 void link_check_pgo_built(const struct startup_output *o);
 
 /* run.c */
+/* Makes every run of the workload read all of standard input: a file is
+   read from its start each time, a pipe is kept in a file first. */
+void run_prepare_stdin(const struct startup_job *job);
 /* Runs the workload under pagein into DIR/FIRST.KIND{trace,traces}, its
    stdout into DIR/FIRST.KIND.out; with branches, pagein's --branches. */
 void run_traced(const struct startup_job *job, struct startup_run *run, const char *first, const char *kind,

@@ -1,7 +1,8 @@
 #!/bin/bash
 # linkopt-startup, the one start-up pipeline: the same workload and link
 # give "(unchanged)" and touch nothing, another workload or layout orders
-# again (a changed run used to keep the old order); --placement=data-first
+# again (a changed run used to keep the old order); every run of the
+# workload reads all of its standard input; --placement=data-first
 # with --relr and --bolt rewrites the ordered link with linkopt-bolt,
 # checked natively, and a later link of the same bytes through linkopt-cc
 # gets the rewrite back (of other bytes: the order only, with a warning);
@@ -58,6 +59,36 @@ expect_no_grep 'unchanged' out "another run"
 grep -q '^[0-9]* 0x[0-9a-f]* F .* w20 ' rec/prog.trace || grep -q ' w20 (in ' rec/prog.trace ||
 	fail "the other run was not traced: w20 is not in rec/prog.trace"
 expect_output want.out got.out "the program ordered for another run" ./prog
+
+# every run reads all of standard input, a file or a pipe (the runs
+# after the first read end-of-file, and their figures were of another run)
+cat > lines.c <<'EOF2'
+#include <stdio.h>
+int main(void)
+{
+	char line[256];
+	int n = 0;
+
+	while (fgets(line, sizeof(line), stdin))
+		n++;
+	printf("%d lines\n", n);
+	return 0;
+}
+EOF2
+"${cc[@]}" -O1 -c lines.c && "${cc[@]}" -o lines lines.o || fail "lines"
+seq 1000 > input.txt
+run_status out "$LINKOPT_STARTUP" --dir="$dir" --output=lines --report -- ./lines < input.txt
+((RUN_STATUS == 0)) || fail "a workload that reads a file on stdin: $(cat out.err)"
+for f in rec/lines.out rec/lines.after.out; do
+	grep -qx '1000 lines' "$f" || fail "stdin from a file: $f holds $(cat "$f")"
+done
+status=0
+seq 1000 | "$LINKOPT_STARTUP" --dir="$dir" --output=lines --report -- ./lines > out 2> err || status=$?
+((status == 0)) || fail "a workload that reads a pipe on stdin: $(cat err)"
+for f in rec/lines.out rec/lines.after.out; do
+	grep -qx '1000 lines' "$f" || fail "stdin from a pipe: $f holds $(cat "$f")"
+done
+rm -f rec/lines.*
 
 # data-first, relr, BOLT (16: BOLT 22 may break a relr link's .dynamic)
 if command -v llvm-bolt-16 > /dev/null; then
