@@ -5,7 +5,7 @@
 #                   RUN $<TARGET_FILE:xmlwf> ${CMAKE_SOURCE_DIR}/data.xml
 #                   [HOST target...] [LINKER gnu-ld|gold|lld|mold]
 #                   [PLACEMENT head|cold-start|data-first] [READ_AHEAD_KB n]
-#                   [RELR] [BOLT] [CHECK shell-line]
+#                   [RELR] [BOLT] [LLVM_BOLT program] [CHECK shell-line]
 #                   [NAME custom-target] [WORKING_DIRECTORY dir]
 #                   [TRACE_CHILDREN])
 #
@@ -35,8 +35,9 @@
 # TARGET, a shared library through a program that loads it from the build
 # tree (CMake's build RPATH does).  HOST names more targets RUN needs built.
 # TRACE_CHILDREN traces the processes RUN starts too (a script).
-# PLACEMENT, READ_AHEAD_KB, RELR, BOLT and CHECK are linkopt-startup's
-# --placement, --read-ahead-kb, --relr, --bolt and --check: the
+# PLACEMENT, READ_AHEAD_KB, RELR, BOLT, LLVM_BOLT and CHECK are
+# linkopt-startup's --placement, --read-ahead-kb, --relr, --bolt,
+# --llvm-bolt and --check: the
 # placement, -z pack-relative-relocs, linkopt-bolt's rewrite, a check
 # that must print the same with the ordered files.
 
@@ -64,7 +65,7 @@ set(LINKOPT_DIR "${CMAKE_BINARY_DIR}/linkopt" CACHE PATH
   "where linkopt-cc records the links and linkopt-startup keeps the maps, traces and orders")
 
 function(linkopt_startup)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "TRACE_CHILDREN;RELR;BOLT" "LINKER;PLACEMENT;READ_AHEAD_KB;NAME;WORKING_DIRECTORY;CHECK"
+  cmake_parse_arguments(PARSE_ARGV 0 arg "TRACE_CHILDREN;RELR;BOLT" "LINKER;PLACEMENT;READ_AHEAD_KB;NAME;WORKING_DIRECTORY;CHECK;LLVM_BOLT"
     "TARGET;RUN;HOST")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "linkopt_startup: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
@@ -142,6 +143,12 @@ function(linkopt_startup)
   endif()
   if(arg_BOLT)
     list(APPEND command --bolt)
+  endif()
+  if(DEFINED arg_LLVM_BOLT)
+    if(NOT arg_BOLT)
+      message(FATAL_ERROR "linkopt_startup: LLVM_BOLT is for BOLT")
+    endif()
+    list(APPEND command "--llvm-bolt=${arg_LLVM_BOLT}")
   endif()
   if(DEFINED arg_CHECK)
     list(APPEND command "--check=${arg_CHECK}")

@@ -362,13 +362,14 @@ static int order_outputs(struct startup_job *job, struct startup_output *outputs
 			.plain_id = outputs[i].build_id[BUILD_PLAIN],
 			.ordered_id = outputs[i].build_id[BUILD_ORDERED],
 		};
-		size_t before = measure_pages(&traced, outputs[i].build_id[BUILD_PLAIN], TRACE_CODE);
-		size_t now = measure_pages(&after, outputs[i].build_id[BUILD_ORDERED], TRACE_CODE);
+		size_t before, now;
 
 		/* the plain build-id of the state is GNU ld's link, which the
 		   order is made from, also when the report traced another */
 		if (job->report && job->linker != LINKER_GNU_LD)
 			link_build_id(outputs[i].plain, outputs[i].build_id[BUILD_PLAIN], sizeof(outputs[i].build_id[0]));
+		before = measure_pages(&traced, outputs[i].build_id[BUILD_PLAIN], TRACE_CODE);
+		now = measure_pages(&after, outputs[i].build_id[BUILD_ORDERED], TRACE_CODE);
 		st.code_before = xasprintf("%zu", before);
 		st.code_after = xasprintf("%zu", now);
 		if (!run_object(&after, outputs[i].build_id[BUILD_ORDERED]))

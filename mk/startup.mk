@@ -41,7 +41,8 @@
 # STARTUP_PLACEMENT = head (default), cold-start or data-first;
 # STARTUP_READ_AHEAD_KB (default 128); STARTUP_RELR = yes (link with
 # -z pack-relative-relocs); STARTUP_BOLT = yes (linkopt-bolt rewrites the
-# ordered outputs); STARTUP_CHECK = a shell line that must print the same
+# ordered outputs; STARTUP_LLVM_BOLT: the llvm-bolt it runs);
+# STARTUP_CHECK = a shell line that must print the same
 # with the ordered outputs.  Each is linkopt-startup's option of that name.
 
 LINKOPT ?= $(dir $(lastword $(MAKEFILE_LIST))).
@@ -58,6 +59,7 @@ STARTUP_PLACEMENT ?= head
 STARTUP_READ_AHEAD_KB ?=
 STARTUP_RELR ?=
 STARTUP_BOLT ?=
+STARTUP_LLVM_BOLT ?=
 STARTUP_CHECK ?=
 STARTUP_DIR ?= $(CURDIR)/.linkopt
 startup_tool = $(firstword $(wildcard $(LINKOPT)/$1/$1 $(LINKOPT)/bin/$1 $(LINKOPT)/../../../bin/$1 \
@@ -114,6 +116,7 @@ startup_inputs_of = $(wordlist 1,$(words $(startup_inputs.$1)),$2)
 startup_options = --dir=$(call startup_quote,$(STARTUP_DIR)) --linker=$(STARTUP_LINKER) \
 	--placement=$(STARTUP_PLACEMENT) $(if $(STARTUP_READ_AHEAD_KB),--read-ahead-kb=$(STARTUP_READ_AHEAD_KB)) \
 	$(if $(STARTUP_RELR),--relr) $(if $(STARTUP_BOLT),--bolt) \
+	$(if $(STARTUP_LLVM_BOLT),--llvm-bolt=$(call startup_quote,$(STARTUP_LLVM_BOLT))) \
 	$(if $(STARTUP_CHECK),--check=$(call startup_quote,$(STARTUP_CHECK))) --again='run make startup'
 
 startup_outputs :=

@@ -2,7 +2,9 @@
 # linkopt_startup() refuses at configure time what cannot be ordered, with
 # a message: a static library (never linked), a name that is no target, no
 # RUN, an unknown LINKER or PLACEMENT, a READ_AHEAD_KB that is no number,
-# a target given twice; a good call configures, its placement passed on.
+# a target given twice, data-first for another linker than GNU ld; a good
+# call configures, its placement (and RELR, BOLT, LLVM_BOLT, CHECK) passed
+# on.
 . "$(dirname "$0")/lib.sh"
 need cmake gcc
 printf 'int f(void) { return 0; }\n' > f.c
@@ -53,4 +55,11 @@ grep -rq -- '--placement=cold-start.*--read-ahead-kb=64' build/CMakeFiles build/
 	fail "the startup target does not pass the placement on"
 grep -q '^fshared-startup:' <(cmake --build build --target help 2>&1 | sed 's/^\.\.\. //; s/ .*//; s/$/:/') ||
 	fail "no fshared-startup target: $(cmake --build build --target help 2>&1 | head)"
+configure 'linkopt_startup(TARGET fshared prog PLACEMENT data-first RELR BOLT LLVM_BOLT llvm-bolt-22
+                CHECK "true" RUN $<TARGET_FILE:prog> HOST prog)'
+((STATUS == 0)) || fail "a call with RELR, BOLT, LLVM_BOLT and CHECK was refused: $(cat err)"
+grep -rq -- '--placement=data-first.*--relr.*--bolt.*--llvm-bolt=llvm-bolt-22.*--check=true' build/CMakeFiles \
+	build/Makefile build/build.ninja 2> /dev/null || fail "the startup target does not pass RELR, BOLT, LLVM_BOLT, CHECK on"
+refused 'linkopt_startup(TARGET prog PLACEMENT data-first LINKER lld RUN $<TARGET_FILE:prog>)' \
+	'linkopt_startup: PLACEMENT data-first is a GNU ld script: it needs LINKER gnu-ld'
 exit 0

@@ -7,7 +7,11 @@
 # cell of tests/buildsys-matrix, both generators with its linker and
 # jobs.  Each time the ordered library (and xmlwf) touches fewer code
 # pages than the plain one and xmlwf prints the same; a later build keeps
-# the order, and cmake --install installs the ordered library.
+# the order, and cmake --install installs the ordered library.  Then the
+# Ninja build configured again with PLACEMENT data-first, BOLT and
+# LLVM_BOLT llvm-bolt-22 (BOLT 16 cannot profile this xmlwf; BOLT 22
+# breaks a relr link's .dynamic): its startup target rewrites both with
+# linkopt-bolt, and xmlwf prints the same.
 . "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/buildsys-lib.sh"
@@ -18,7 +22,7 @@ cd expat
 xml_file data.xml 2000
 cat >> CMakeLists.txt <<'EOF2'
 find_package(Linkopt REQUIRED)
-linkopt_startup(TARGET expat xmlwf LINKER ${LINKER}
+linkopt_startup(TARGET expat xmlwf LINKER ${LINKER} ${STARTUP_EXTRA}
                 RUN $<TARGET_FILE:xmlwf> ${CMAKE_SOURCE_DIR}/data.xml)
 EOF2
 
@@ -70,4 +74,18 @@ else
 fi
 [[ -f ninja/linkopt/expat.rsp.0 ]] || fail "the Ninja build used no response file: the test lost its point"
 cat ninja.startup make.startup
+
+if command -v llvm-bolt-22 > /dev/null; then
+	cmake -S . -B ninja -DLINKER=gnu-ld "-DSTARTUP_EXTRA=PLACEMENT;data-first;BOLT;LLVM_BOLT;llvm-bolt-22" \
+		> bolt.configure 2>&1 || fail "cmake configure with BOLT: $(tail -5 bolt.configure)"
+	cmake --build ninja --target expat-startup > bolt.startup 2>&1 ||
+		fail "cmake --build --target expat-startup with BOLT: $(tail -5 bolt.startup)"
+	expect_grep '^expat: ordered for gnu-ld/data-first\+bolt \(llvm-bolt-22\), start-up code pages' bolt.startup
+	cmp -s ninja/libexpat.so.1.6.3 ninja/linkopt/expat.bolt || fail "libexpat.so is not BOLT's rewrite"
+	ninja/xmlwf/xmlwf data.xml > bolt.out 2>&1 || fail "xmlwf rewritten by BOLT fails"
+	expect_same ninja.plain.out bolt.out "xmlwf's output, plain and rewritten by BOLT"
+	cat bolt.startup
+else
+	echo "the BOLT path: no llvm-bolt-22 (apt-get install bolt-22)"
+fi
 exit 0

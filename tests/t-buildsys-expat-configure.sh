@@ -5,7 +5,9 @@
 # (tests/buildsys-matrix: any linker, with or without -j), from one run
 # of xmlwf through libtool's wrapper script (--trace-children).  The ordered library touches fewer code pages,
 # xmlwf prints the same, make has nothing left to do, and make install
-# installs the ordered library.
+# installs the ordered library.  Then the BOLT path on the same build
+# (GNU ld, data-first, linkopt-bolt with BOLT 16, through the wrapper
+# script): the rewritten library is in place and xmlwf prints the same.
 . "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/buildsys-lib.sh"
@@ -36,4 +38,16 @@ grep -q 'libtool: link' make2.log && fail "make relinked after ordering: $(grep 
 make install DESTDIR="$PWD/dest" > install.log 2>&1 || fail "make install: $(tail -5 install.log)"
 cmp -s ".libs/$lib" "dest/usr/local/lib/$lib" || fail "make install did not install the ordered library"
 cat startup.log
+
+if command -v llvm-bolt-16 > /dev/null; then
+	startup_ok bolt.log --dir=linkopt --output="$lib" --placement=data-first --bolt --llvm-bolt=llvm-bolt-16 \
+		--trace-children -- ./xmlwf/xmlwf data.xml
+	expect_grep "^$lib: ordered for gnu-ld/data-first\\+bolt \\(llvm-bolt-16\\), start-up code pages" bolt.log
+	cmp -s ".libs/$lib" "linkopt/$lib.bolt" || fail "libexpat.so is not BOLT's rewrite"
+	./xmlwf/xmlwf data.xml > bolt.out 2>&1 || fail "xmlwf with the rewritten library fails"
+	expect_same plain.out bolt.out "xmlwf's output, plain and with BOLT's library"
+	cat bolt.log
+else
+	echo "the BOLT path: no llvm-bolt-16 (apt-get install bolt-16)"
+fi
 exit 0

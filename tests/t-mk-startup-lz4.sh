@@ -89,4 +89,17 @@ for linker in "${linkers[@]}"; do
 			fail "make -C $dir startup-check STARTUP_LINKER=$linker: $(tail -5 check.out)"
 	done
 done
+
+# the BOLT path from lz4's own Makefile: data-first, linkopt-bolt (BOLT 16)
+if command -v llvm-bolt-16 > /dev/null; then
+	make -C lz4/programs startup STARTUP_PLACEMENT=data-first STARTUP_BOLT=yes STARTUP_LLVM_BOLT=llvm-bolt-16 \
+		"${flags[@]}" > bolt.out 2>&1 || fail "make startup STARTUP_BOLT=yes: $(tail -5 bolt.out)"
+	expect_grep '^lz4: ordered for gnu-ld/data-first\+bolt \(llvm-bolt-16\), start-up code pages' bolt.out
+	cmp -s lz4/programs/lz4 lz4/programs/.linkopt/lz4.bolt || fail "lz4 is not BOLT's rewrite"
+	run_ok plain.out lz4/programs/.linkopt/lz4.default -q -f -1 sample.tar want.lz4
+	run_ok bolt.run lz4/programs/lz4 -q -f -1 sample.tar got.lz4
+	cmp want.lz4 got.lz4 || fail "lz4 rewritten by BOLT writes another file"
+else
+	echo "the BOLT path: no llvm-bolt-16 (apt-get install bolt-16)"
+fi
 exit 0
