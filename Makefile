@@ -10,7 +10,10 @@ LDLIBS_ELF = -lelf -lz
 LDLIBS_DW = -ldw
 LDLIBS_JSON = -ljson-c
 WARN = -Wall -Wextra -Wno-sign-compare -Wno-missing-field-initializers
-ALL_CFLAGS = -std=gnu11 $(WARN) -Ilib $(CFLAGS)
+# the one place the version is written
+VERSION := $(shell cat VERSION)
+VERSION_DEF = -DLINKOPT_VERSION='"$(VERSION)"'
+ALL_CFLAGS = -std=gnu11 $(WARN) -Ilib $(VERSION_DEF) $(CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS)
 ifeq ($(SAN),1)
 ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -28,6 +31,14 @@ BIN_PROGS =
 MAN1 =
 OBJS = $(LIB_OBJS)
 
+# What the build needs, checked before anything compiles (make deps
+# installs it); and what the tests need besides (each build.mk adds its
+# own), which make deps installs as well as it can: a test whose tool is
+# missing says it is skipped and why.
+BUILD_DEPS = libelf.h=libelf-dev gelf.h=libelf-dev elfutils/libdw.h=libdw-dev json-c/json.h=libjson-c-dev \
+	valgrind/pub_tool_basics.h=valgrind
+TEST_DEPS = bin:ld.gold=binutils bin:ld.lld=lld bin:gcov-tool=gcc
+
 all: build
 -include $(sort $(wildcard */build.mk))
 build: $(PROGS)
@@ -37,9 +48,14 @@ build: $(PROGS)
 	@echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS)' | cmp -s - $@ || echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS)' > $@
 
 .deps-ok: scripts/need-deps
-	@scripts/need-deps '$(CC)' libelf.h=libelf-dev gelf.h=libelf-dev elfutils/libdw.h=libdw-dev \
-		json-c/json.h=libjson-c-dev valgrind/pub_tool_basics.h=valgrind
+	@scripts/need-deps '$(CC)' $(BUILD_DEPS)
 	@touch $@
+
+# make deps: installs with apt-get (as root) what the build and the tests
+# need; make demo and make check run it first, a plain make never does.
+deps:
+	@scripts/need-deps --install '$(CC)' $(BUILD_DEPS)
+	-@scripts/need-deps --install '$(CC)' $(TEST_DEPS)
 
 %.o: %.c .flags .deps-ok
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
@@ -49,17 +65,21 @@ $(LIB): $(LIB_OBJS)
 
 -include $(OBJS:.o=.d)
 
-check: all
+check:
+	@$(MAKE) --no-print-directory deps
+	@$(MAKE) --no-print-directory all
 	TOP='$(CURDIR)' tests/run $(TESTS)
 
-demo: all
+demo:
+	@$(MAKE) --no-print-directory deps
+	@$(MAKE) --no-print-directory all
 	TOP='$(CURDIR)' samples/demo
 
 hostile-matrix: all
 	TOP='$(CURDIR)' tests/hostile-matrix
 
 # every build-system test in every cell: linker × with and without -j
-buildsys-matrix: all buildsys-deps
+buildsys-matrix: all
 	TOP='$(CURDIR)' tests/buildsys-matrix -o tests/buildsys-matrix.log
 
 bench-deporder: all
@@ -82,4 +102,4 @@ install:: all
 clean::
 	rm -f $(PROGS) $(OBJS) $(OBJS:.o=.d) $(LIB) .flags .deps-ok
 
-.PHONY: all build check demo hostile-matrix buildsys-matrix bench-deporder bench-pagein bench-coldstart bench-pfstat install clean FORCE
+.PHONY: all build deps check demo hostile-matrix buildsys-matrix bench-deporder bench-pagein bench-coldstart bench-pfstat install clean FORCE

@@ -5,3 +5,4 @@ CMAKE_FILES = cmake/LinkoptStartup.cmake cmake/LinkoptConfig.cmake cmake/Linkopt
 install::
 	install -d '$(DESTDIR)$(PREFIX)/share/linkopt/cmake'
 	install -m 644 $(CMAKE_FILES) '$(DESTDIR)$(PREFIX)/share/linkopt/cmake/'
+	install -m 644 VERSION '$(DESTDIR)$(PREFIX)/share/linkopt/'

@@ -2,7 +2,7 @@
 # offline resolver.  The runtime is loaded into users' programs: it is built
 # without sanitizers and without instrumentation, whatever SAN says.
 CYGTRACE_RUNTIME_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Wno-sign-compare -fPIC \
-	-fno-instrument-functions -fvisibility=hidden -ftls-model=initial-exec $(filter-out -fsanitize%,$(CFLAGS))
+	-fno-instrument-functions -fvisibility=hidden -ftls-model=initial-exec $(VERSION_DEF) $(filter-out -fsanitize%,$(CFLAGS))
 
 PROGS += cygtrace/libcygtrace.so cygtrace/libcygtrace.a cygtrace/cygtrace-resolve
 BIN_PROGS += cygtrace/cygtrace-resolve

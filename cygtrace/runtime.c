@@ -332,7 +332,7 @@ HIDDEN static void write_trace(enum reason reason)
 		return;
 	}
 	refresh_modules(0);
-	writer_printf(&w, "# cygtrace 2 (linkopt 0.1)\n# pid: %d\n# reason: %s\n", (int)pid, reason_names[reason]);
+	writer_printf(&w, "# cygtrace 2 (linkopt " LINKOPT_VERSION ")\n# pid: %d\n# reason: %s\n", (int)pid, reason_names[reason]);
 	write_command(&w);
 	if (count >= RECORD_CAPACITY)
 		writer_printf(&w, "# full: the record buffer holds %u functions; those first entered later are not "

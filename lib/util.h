@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#define LINKOPT_VERSION "0.1"
+#ifndef LINKOPT_VERSION
+#error "LINKOPT_VERSION comes from the Makefile (the file VERSION)"
+#endif
 
 /* Exit statuses shared by every tool. */
 enum {

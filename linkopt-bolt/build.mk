@@ -11,12 +11,8 @@ linkopt-bolt/linkopt-bolt: $(BOLT_OBJS) $(LIB)
 clean::
 	rm -f linkopt-bolt/linkopt-bolt
 
-# make check's BOLT tests need llvm-bolt-16 (Debian bookworm's bolt-16),
-# installed where need-deps may install (as root); elsewhere they say they
-# are skipped and why.
-check: bolt-deps
-bolt-deps:
-	-@scripts/need-deps '$(CC)' bin:llvm-bolt-16=bolt-16
-
-.PHONY: bolt-deps
+# make check's BOLT tests need llvm-bolt-16 (Debian bookworm's bolt-16)
+# and llvm-bolt-22 (bookworm-security's bolt-22), which make deps
+# installs; without them they say they are skipped and why.
+TEST_DEPS += bin:llvm-bolt-16=bolt-16 bin:llvm-bolt-22=bolt-22
 MAN1 += linkopt-bolt/linkopt-bolt.1

@@ -19,13 +19,9 @@ install::
 
 # make check's build-system tests need cmake, meson and ninja (and mold,
 # whose Debian 12 version has no ordering option, for the refusal),
-# installed where need-deps may install (as root); elsewhere they say they
-# are skipped and why.
-check: buildsys-deps
-buildsys-deps:
-	-@scripts/need-deps '$(CC)' bin:cmake=cmake bin:meson=meson bin:ninja=ninja-build bin:ld.mold=mold
-
-.PHONY: buildsys-deps
+# which make deps installs; without them they say they are skipped and
+# why.
+TEST_DEPS += bin:cmake=cmake bin:meson=meson bin:ninja=ninja-build bin:ld.mold=mold
 
 bench-buildsys: all
 	TOP='$(CURDIR)' bench/buildsys/run

@@ -8,4 +8,6 @@ install::
 		'$(DESTDIR)$(PREFIX)/lib/pkgconfig'
 	install -m 644 mk/startup.mk mk/pgo.mk '$(DESTDIR)$(PREFIX)/share/linkopt/mk/'
 	install -m 644 $(MAN7) '$(DESTDIR)$(PREFIX)/share/man/man7/'
-	install -m 644 $(LINKOPT_PC) '$(DESTDIR)$(PREFIX)/lib/pkgconfig/'
+	for pc in $(LINKOPT_PC); do \
+		sed 's/@VERSION@/$(VERSION)/' $$pc > '$(DESTDIR)$(PREFIX)/lib/pkgconfig/'$${pc#mk/} || exit 1; \
+	done

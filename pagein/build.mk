@@ -8,7 +8,7 @@ VG_ARCH_DEFS = -DVGA_amd64=1 -DVGO_linux=1 -DVGP_amd64_linux=1 -DVGPV_amd64_linu
 # Valgrind tools run without libc, sanitizers or stack protection.
 PAGEIN_TOOL_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Wno-sign-compare -Wno-unused-parameter \
 	-fno-strict-aliasing -fno-builtin -fno-stack-protector -fno-pie -fomit-frame-pointer \
-	-I$(VG_INCLUDE) $(VG_ARCH_DEFS)
+	-I$(VG_INCLUDE) $(VG_ARCH_DEFS) $(VERSION_DEF)
 PAGEIN_TOOL = pagein/pagein-$(VG_PLATFORM)
 
 PROGS += $(PAGEIN_TOOL) pagein/vglib/.stamp pagein/pagein pagein/pagein-report

@@ -84,7 +84,6 @@
 
 #include <elf.h>
 
-#define PG_VERSION "0.1"
 
 /*------------------------------------------------------------*/
 /*--- Options                                              ---*/
@@ -314,7 +313,7 @@ static void out_open(void)
 	   2 and open its own files there, and a program it execs inherits
 	   nothing. */
 	out_fd = VG_(safe_fd)(out_fd);
-	out_text("# pagein 2 (linkopt " PG_VERSION ")");
+	out_text("# pagein 2 (linkopt " LINKOPT_VERSION ")");
 	line_add("# command: ");
 	line_field(VG_(args_the_exename), LINE_ROOM);
 	for (i = 0; args && i < VG_(sizeXA)(args) && line_length < LINE_ROOM / 2; i++) {
@@ -1336,7 +1335,7 @@ static void pg_pre_clo_init(void)
 
 	tool_path[n > 0 ? n : 0] = '\0';
 	VG_(details_name)("pagein");
-	VG_(details_version)(PG_VERSION);
+	VG_(details_version)(LINKOPT_VERSION);
 	VG_(details_description)("records the first touch of every page and function");
 	VG_(details_copyright_author)("linkopt, after Ulrich Drepper's pagein");
 	VG_(details_bug_reports_to)("the linkopt issue tracker");

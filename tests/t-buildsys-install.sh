@@ -36,9 +36,10 @@ project(small C)
 add_library(work SHARED lib.c)
 add_executable(prog main.c)
 target_link_libraries(prog work)
-find_package(Linkopt 0.1 REQUIRED)
+find_package(Linkopt @VERSION@ REQUIRED)
 linkopt_startup(TARGET work prog RUN $<TARGET_FILE:prog>)
 EOF2
+sed -i "s/@VERSION@/$(cat "$TOP/VERSION")/" CMakeLists.txt
 cd ..
 PATH=$P/bin:/usr/bin:/bin cmake -S src -B build > configure.log 2>&1 || fail "cmake with the installed module: $(tail -5 configure.log)"
 grep -q "LINKOPT_STARTUP:FILEPATH=$P/bin/linkopt-startup" build/CMakeCache.txt ||

@@ -95,7 +95,7 @@ while IFS='|' read -r path name sub manpage; do
 	done
 	run "$path" "${args[@]}" --version
 	((status == 0)) || fail "$full --version: exit status $status"
-	grep -qx "$name (linkopt) [0-9.]*" out.raw || fail "$full --version: printed '$(head -n 1 out.raw)'"
+	grep -qxF "$name (linkopt) $(cat "$TOP/VERSION")" out.raw || fail "$full --version: printed '$(head -n 1 out.raw)', not VERSION's"
 
 	run "$path" "${args[@]}" --no-such-option
 	((status == 2)) || fail "$full --no-such-option: exit status $status, not 2"
