@@ -95,17 +95,17 @@ static bool collect_runs(const struct trace *trace, const struct trace_object *o
 		uint64_t at, offset, size;
 		bool mapped;
 
-		if ((r->kind != 'F' && r->kind != 'C') || !trace_object_holds(object, r->ip))
+		if ((r->kind != TRACE_FUNCTION && r->kind != TRACE_CODE) || !trace_object_holds(object, r->ip))
 			continue;
-		any_function |= r->kind == 'F';
-		at = (r->kind == 'F' ? r->address : r->ip) - object->base;
+		any_function |= r->kind == TRACE_FUNCTION;
+		at = (r->kind == TRACE_FUNCTION ? r->address : r->ip) - object->base;
 		s = ldmap_find(&map->map, at);
 		if (!s)
 			continue;
 		offset = at - s->address;
 		mapped = hot_map_section(map, s, &us);
-		size = r->kind == 'F' && mapped ? function_size(&us, offset) : 0;
-		if (r->kind == 'F' && !size)
+		size = r->kind == TRACE_FUNCTION && mapped ? function_size(&us, offset) : 0;
+		if (r->kind == TRACE_FUNCTION && !size)
 			size = s->size - offset; /* no size known: to the end of the section */
 		add_run_range(runs, s, offset, offset + (size ? size : 1));
 	}
@@ -168,7 +168,7 @@ static void collect_touched(struct touched *tt, const struct trace *trace, const
 		const struct trace_event *r = &trace->events[k];
 		uint64_t p;
 
-		if (r->kind != 'C' || !trace_object_holds(object, r->address))
+		if (r->kind != TRACE_CODE || !trace_object_holds(object, r->address))
 			continue;
 		p = r->address - object->base;
 		*ARRAY_PUSH(tt->current, tt->current_count, tt->current_capacity) = p;
@@ -335,24 +335,24 @@ static void collect_facts(struct trace_facts *f, const struct trace *trace, cons
 		f->used_at[k] = ran_at[k] = referred_at[k] = UINT64_MAX;
 	for (k = 0; k < trace->event_count; k++) {
 		const struct trace_event *r = &trace->events[k];
-		uint64_t at = r->kind == 'C' ? r->ip : r->address;
+		uint64_t at = r->kind == TRACE_CODE ? r->ip : r->address;
 		const struct ldmap_section *s;
 		struct unit_section us;
 		size_t i;
 
-		if (r->kind == 'C' && trace_object_holds(object, r->ip))
+		if (r->kind == TRACE_CODE && trace_object_holds(object, r->ip))
 			*ARRAY_PUSH(f->code_pages, f->code_page_count, capacity) = (r->address - object->base) / page * page;
-		if ((r->kind != 'O' && r->kind != 'F' && r->kind != 'C') || !trace_object_holds(object, at))
+		if ((r->kind != TRACE_OBJECT && r->kind != TRACE_FUNCTION && r->kind != TRACE_CODE) || !trace_object_holds(object, at))
 			continue;
 		s = ldmap_find(&map->map, at - object->base);
 		if (!s)
 			continue;
 		i = s - map->map.sections;
-		if (r->kind == 'O' && r->time < f->used_at[i])
+		if (r->kind == TRACE_OBJECT && r->time < f->used_at[i])
 			f->used_at[i] = r->time;
-		if (r->kind != 'O' && r->time < ran_at[i])
+		if (r->kind != TRACE_OBJECT && r->time < ran_at[i])
 			ran_at[i] = r->time;
-		if (r->kind == 'F' && hot_map_section(map, s, &us))
+		if (r->kind == TRACE_FUNCTION && hot_map_section(map, s, &us))
 			*strmap_slot(&f->functions, us.unit->name) = us.unit;
 	}
 	if (f->code_page_count)
@@ -399,7 +399,7 @@ static void collect_facts(struct trace_facts *f, const struct trace *trace, cons
 		uint64_t p = r->address - object->base;
 		size_t i;
 
-		if (r->kind != 'D' || !trace_object_holds(loader, r->ip) || trace_object_at(trace, r->address, page) != object)
+		if (r->kind != TRACE_DATA || !trace_object_holds(loader, r->ip) || trace_object_at(trace, r->address, page) != object)
 			continue;
 		for (i = ldmap_index_from(&map->map, p); i < map->map.count && map->map.sections[i].address < p + page; i++)
 			if (f->relocated[i] && r->time < f->relocating_at)
@@ -560,10 +560,12 @@ static void move_fini(struct touch_list *l, const struct layout *layout, const s
 			add_touch(l, UINT64_MAX, UINT64_MAX, layout->address[i]);
 }
 
-void evaluate_cold_start(const struct traced_run *run, const struct layout *layout, const struct hot_order *hot,
-			 struct link *link, const struct coldstart_file *file, unsigned long read_ahead_kb,
-			 struct coldstart_reads *now, struct coldstart_reads *ordered)
+void evaluate_cold_start(const struct evaluate_context *ctx, const struct traced_run *run, const struct layout *layout,
+			 const struct coldstart_file *file, struct coldstart_reads *now, struct coldstart_reads *ordered)
 {
+	const struct hot_order *hot = ctx->hot;
+	struct link *link = ctx->link;
+	unsigned long read_ahead_kb = ctx->read_ahead_kb;
 	uint64_t page = run->trace.page_size;
 	struct coldstart_file placed;
 	const struct trace *trace = &run->trace;
@@ -586,17 +588,17 @@ void evaluate_cold_start(const struct traced_run *run, const struct layout *layo
 		const struct trace_event *r = &trace->events[k];
 		uint64_t at;
 
-		if (r->kind != 'C' && r->kind != 'D' && r->kind != 'F' && r->kind != 'O')
+		if (r->kind != TRACE_CODE && r->kind != TRACE_DATA && r->kind != TRACE_FUNCTION && r->kind != TRACE_OBJECT)
 			continue;
-		if (trace_object_at(trace, r->address, r->kind == 'C' || r->kind == 'D' ? page : 1) != object)
+		if (trace_object_at(trace, r->address, r->kind == TRACE_CODE || r->kind == TRACE_DATA ? page : 1) != object)
 			continue;
 		at = r->address - object->base;
-		if (r->kind == 'C' || r->kind == 'D')
+		if (r->kind == TRACE_CODE || r->kind == TRACE_DATA)
 			*ARRAY_PUSH(addresses, count, capacity) = at;
-		if (r->kind == 'C')
+		if (r->kind == TRACE_CODE)
 			move_code_page(&moved, r, at, trace_object_holds(object, r->ip) ? r->ip - object->base : at,
 				       layout, &facts, page);
-		else if (r->kind == 'F' || r->kind == 'O')
+		else if (r->kind == TRACE_FUNCTION || r->kind == TRACE_OBJECT)
 			add_touch(&moved, r->time, r->sequence, layout_address(layout, at));
 		else
 			move_data_page(&moved, r, at, loader && trace_object_holds(loader, r->ip),
@@ -661,14 +663,13 @@ static void print_row(const char *name, struct touched *tt, const struct strmap 
 	free(pages);
 }
 
-void evaluate_traces(const struct hot_order *hot, struct link *link, const struct hot_inputs *in,
-		     const struct unit_section *order, size_t order_count, size_t hot_count,
-		     const struct layout_placement *placement, uint64_t page_size, unsigned long read_ahead_kb)
+void evaluate_traces(const struct evaluate_context *ctx, const struct laid_order *order)
 {
+	const struct hot_inputs *in = ctx->in;
 	struct strmap placed_at = { 0 };
 	struct coldstart_file file;
 	struct layout layout;
-	uint64_t page = page_size ? page_size : 4096;
+	uint64_t page = ctx->page_size ? ctx->page_size : 4096;
 	bool have_file;
 	char *why;
 	size_t t, i;
@@ -678,8 +679,9 @@ void evaluate_traces(const struct hot_order *hot, struct link *link, const struc
 		warn("%s: no cold-start figures: %s", in->binary_path, why);
 		free(why);
 	}
-	layout_compute(&layout, &in->map, order, order_count, hot_count, placement, have_file ? &file : NULL);
-	lay_out(hot, &layout, &placed_at);
+	layout_compute(&layout, &in->map, order->entries, order->count, order->hot_count, order->placement,
+		       have_file ? &file : NULL);
+	lay_out(ctx->hot, &layout, &placed_at);
 	printf("%-40s %14s %14s %16s %16s %10s %12s %10s %12s\n", "trace", "pages now", "pages ordered",
 	       "64K windows now", "64K windows ord.", "read now", "read ordered", "reqs now", "reqs ordered");
 	for (t = 0; t < in->count; t++) {
@@ -693,7 +695,7 @@ void evaluate_traces(const struct hot_order *hot, struct link *link, const struc
 			continue;
 		collect_touched(&tt, &run->trace, run->object, &in->map);
 		if (cold)
-			evaluate_cold_start(run, &layout, hot, link, &file, read_ahead_kb, &now, &ordered);
+			evaluate_cold_start(ctx, run, &layout, &file, &now, &ordered);
 		print_row(run->path, &tt, &placed_at, page, cold ? &now : NULL, cold ? &ordered : NULL);
 		free(tt.ranges);
 		free(tt.fixed_pages);

@@ -188,9 +188,9 @@ static void touch(struct hot_order *hot, struct touches *all, struct hot_sequenc
    all the same), a data object's start; false for the other records. */
 static bool touched_address(const struct trace_event *e, uint64_t *address)
 {
-	if (e->kind == 'F' || e->kind == 'O')
+	if (e->kind == TRACE_FUNCTION || e->kind == TRACE_OBJECT)
 		*address = e->address;
-	else if (e->kind == 'C')
+	else if (e->kind == TRACE_CODE)
 		*address = e->ip;
 	else
 		return false;
@@ -207,7 +207,7 @@ static bool names_agree(const struct trace_event *e, const struct unit_section *
 	uint32_t k;
 	bool found = false;
 
-	if (e->kind != 'F' || !e->symbol || !*e->symbol)
+	if (e->kind != TRACE_FUNCTION || !e->symbol || !*e->symbol)
 		return true;
 	name = xstrndup(e->symbol, strcspn(e->symbol, "@"));
 	for (k = elfobj_symbol_by_name(obj, name); k && !found; k = elfobj_symbol_next_named(obj, k))
@@ -242,7 +242,7 @@ static bool common_agrees(const struct hot_map *map, const struct ldmap_section 
 	const struct elf_symbol *common, *next;
 	size_t i;
 
-	if (e->kind != 'O' || !e->symbol || !u || strcmp(s->name, "COMMON") || !s->symbol_count)
+	if (e->kind != TRACE_OBJECT || !e->symbol || !u || strcmp(s->name, "COMMON") || !s->symbol_count)
 		return false;
 	listed = &map->map.symbols[s->symbol_first];
 	for (i = 0; i < s->symbol_count; i++) {

@@ -13,10 +13,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The choices of the options, in the order of their words below. */
+enum granularity { GRANULARITY_OBJECT, GRANULARITY_SECTION };
+enum trace_order { TRACE_ORDER_COVERAGE, TRACE_ORDER_FIRST_TOUCH };
+enum placement { PLACEMENT_HEAD, PLACEMENT_COLD_START, PLACEMENT_DATA_FIRST };
+
 /* What the command line asks for, filled from the option table. */
 static struct {
 	struct cli_list seeds;
-	int granularity, format, emit, trace_order, placement;
+	int granularity, format, emit, trace_order, placement; /* the enums' values */
 	const char *why, *out, *map, *binary, *trace_object, *stats_json;
 	bool use_cc, keep_going, no_data, evaluate, quiet;
 	char **traces;
@@ -27,12 +32,31 @@ static struct {
 	double min_match;
 } opt = { .next_weight = 1, .page_size = 4096, .read_ahead_kb = 128, .min_match = 0.9 };
 
-static const char *const granularities[] = { "object", "section", NULL };
+static const char *const granularities[] = { [GRANULARITY_OBJECT] = "object", [GRANULARITY_SECTION] = "section",
+					     NULL };
 static const char *const formats[] = { "list", "members", "json", NULL };
 static const char *const emit_forms[] = { "list", "gnu-ld", "gold", "lld", "mold", "lld-call-graph", NULL };
 static const enum emit_format emit_values[] = { EMIT_LIST, EMIT_GNU_LD, EMIT_GOLD, EMIT_LLD, EMIT_LLD, EMIT_CALL_GRAPH };
-static const char *const trace_orders[] = { "coverage", "first-touch", NULL };
-static const char *const placements[] = { "head", "cold-start", "data-first", NULL };
+static const char *const trace_orders[] = { [TRACE_ORDER_COVERAGE] = "coverage",
+					    [TRACE_ORDER_FIRST_TOUCH] = "first-touch", NULL };
+static const char *const placements[] = { [PLACEMENT_HEAD] = "head", [PLACEMENT_COLD_START] = "cold-start",
+					  [PLACEMENT_DATA_FIRST] = "data-first", NULL };
+
+/* One run of deporder, from the link to what it prints: the closure, the
+   hot order and the traces it came from, the order laid out (NULL: the
+   hot order's own) and where its traced part goes, and the ld command. */
+struct deporder_run {
+	struct link link;
+	struct hot_order hot;
+	struct hot_inputs traced;
+	struct unit_section *order;
+	size_t order_count;
+	struct layout_placement placement;
+	char *placement_note;
+	char **args;
+	int count;
+	char *ld_program;
+};
 
 /* --stats-json: how each trace matched, and --evaluate's rows, written
    whole or not at all (temporary file, renamed). */
@@ -320,27 +344,27 @@ static char **link_arguments(char **operands, int *count, char **ld_program)
 		cli_usage_error("--map is for --trace");
 	if (opt.binary && !opt.trace_count)
 		cli_usage_error("--binary is for --trace");
-	if (opt.evaluate && (!opt.trace_count || opt.granularity != 1))
+	if (opt.evaluate && (!opt.trace_count || opt.granularity != GRANULARITY_SECTION))
 		cli_usage_error("--evaluate needs --trace and --granularity=section");
-	if (opt.read_ahead_given && !opt.evaluate && opt.placement != 1)
+	if (opt.read_ahead_given && !opt.evaluate && opt.placement != PLACEMENT_COLD_START)
 		cli_usage_error("--read-ahead-kb is for --evaluate and --placement=cold-start");
-	if (opt.placement_read_ahead_given && opt.placement != 1)
+	if (opt.placement_read_ahead_given && opt.placement != PLACEMENT_COLD_START)
 		cli_usage_error("--placement-read-ahead-kb is for --placement=cold-start");
 	if (!opt.placement_read_ahead_given)
 		opt.placement_read_ahead_kb = opt.read_ahead_kb;
-	if (opt.placement == 1 && (!opt.trace_count || opt.granularity != 1))
+	if (opt.placement == PLACEMENT_COLD_START && (!opt.trace_count || opt.granularity != GRANULARITY_SECTION))
 		cli_usage_error("--placement=cold-start needs --trace and --granularity=section");
-	if (opt.placement == 1 && !opt.evaluate && (emit_values[opt.emit] == EMIT_LIST || emit_values[opt.emit] == EMIT_CALL_GRAPH))
+	if (opt.placement == PLACEMENT_COLD_START && !opt.evaluate && (emit_values[opt.emit] == EMIT_LIST || emit_values[opt.emit] == EMIT_CALL_GRAPH))
 		cli_usage_error("--placement=cold-start is for --emit=gnu-ld, gold, lld or mold, and --evaluate");
-	if (opt.placement == 2 && (!opt.trace_count || opt.granularity != 1))
+	if (opt.placement == PLACEMENT_DATA_FIRST && (!opt.trace_count || opt.granularity != GRANULARITY_SECTION))
 		cli_usage_error("--placement=data-first needs --trace and --granularity=section");
-	if (opt.placement == 2 && opt.evaluate)
+	if (opt.placement == PLACEMENT_DATA_FIRST && opt.evaluate)
 		cli_usage_error("--evaluate does not model --placement=data-first: relink, trace the program with pagein "
 				"and run pagein-report --read-ahead-kb=N on the trace");
-	if (opt.placement == 2 && emit_values[opt.emit] != EMIT_GNU_LD)
+	if (opt.placement == PLACEMENT_DATA_FIRST && emit_values[opt.emit] != EMIT_GNU_LD)
 		cli_usage_error("--placement=data-first is for --emit=gnu-ld (gold, lld and mold cannot put the data "
 				"before the code)");
-	if (opt.placement == 2 && opt.no_data)
+	if (opt.placement == PLACEMENT_DATA_FIRST && opt.no_data)
 		cli_usage_error("--placement=data-first places the data: it cannot go with --no-data");
 	if (!*ld_program)
 		*ld_program = xstrdup(ld && *ld ? ld : "ld");
@@ -418,30 +442,31 @@ static void out_complete(int status)
 		fatal("%s: cannot write: %s", opt.out, strerror(errno));
 }
 
-/* Prints the order (n entries, as order_compute gives them; NULL: the
-   order of hot) in the form --emit names, the traced code placed as
-   placement says (NULL: at the head); returns the exit status. */
-static int emit(struct link *link, const struct hot_order *hot, struct unit_section *order, size_t n,
-		const struct layout_placement *placement, const char *placement_note, char **args, int count,
-		const char *ld_program)
+/* Prints the run's order (NULL: the order of its hot sections) in the form
+   --emit names, the traced code placed as the run's placement says (the
+   head, without an order); returns the exit status. */
+static int emit(struct deporder_run *run)
 {
-	bool by_section = opt.granularity == 1, own = !order;
+	bool by_section = opt.granularity == GRANULARITY_SECTION, own = !run->order;
+	struct unit_section *order = run->order;
+	size_t n = run->order_count;
 	char *text;
 	struct ordering *record;
 	int status;
 
 	if (own)
-		order = order_compute(link, hot->sections, hot->count, by_section, false, &n);
-	text = provenance(hot, n, args, count);
-	if (placement_note)
-		append(&text, placement_note);
-	record = order_record(link, order, n, by_section ? hot->count : count_hot_units(hot, order, n), text);
-	if (placement) {
-		record->head_end = placement->head_end;
-		record->rodata = placement->rodata;
+		order = order_compute(&run->link, run->hot.sections, run->hot.count, by_section, false, &n);
+	text = provenance(&run->hot, n, run->args, run->count);
+	if (run->placement_note)
+		append(&text, run->placement_note);
+	record = order_record(&run->link, order, n, by_section ? run->hot.count : count_hot_units(&run->hot, order, n),
+			      text);
+	if (!own) {
+		record->head_end = run->placement.head_end;
+		record->rodata = run->placement.rodata;
 	}
-	hot_add_edges(hot, record);
-	status = emit_order(record, emit_values[opt.emit], args, ld_program);
+	hot_add_edges(&run->hot, record);
+	status = emit_order(record, emit_values[opt.emit], run->args, run->ld_program);
 	ordering_free(record);
 	if (own)
 		free(order);
@@ -449,37 +474,43 @@ static int emit(struct link *link, const struct hot_order *hot, struct unit_sect
 	return status;
 }
 
-/* --placement=cold-start: order (n entries, from hot) placed for a cold
-   start with the form --emit names (evaluate: as the GNU ld script);
-   *note a line for the order's provenance.  Returns the exit status. */
-static int place_for_cold_start(struct link *link, const struct hot_order *hot, const struct hot_inputs *traced,
-				struct unit_section *order, size_t n, char **args, const char *ld_program,
-				struct layout_placement *placement, char **note)
+/* What the run's orders are judged against (evaluate.h). */
+static struct evaluate_context judged_by(struct deporder_run *run, unsigned long read_ahead_kb)
+{
+	return (struct evaluate_context){ &run->hot, &run->link, &run->traced, opt.page_size, read_ahead_kb };
+}
+
+/* --placement=cold-start: the run's order placed for a cold start with the
+   form --emit names (evaluate: as the GNU ld script), and a line for the
+   order's provenance.  Returns the exit status. */
+static int place_for_cold_start(struct deporder_run *run)
 {
 	static const char *const rodata_words[] = {
 		"first", "last, after the unwinding tables",
 		"alone before the data segment, the untraced .rodata and the unwinding tables after it",
 	};
 	enum emit_format form = opt.evaluate ? EMIT_GNU_LD : emit_values[opt.emit];
+	struct evaluate_context ctx = judged_by(run, opt.placement_read_ahead_kb);
+	struct laid_order laid = { run->order, run->order_count, run->hot.count, NULL };
 	struct placement_choice choice;
 
-	*note = NULL;
+	run->placement_note = NULL;
 	if (form == EMIT_LLD) {
 		/* lld and mold put .rodata before the code, after the headers */
-		*placement = (struct layout_placement){ 0, ORDERING_RODATA_FIRST };
-		*note = xstrdup("; placement cold-start: the traced code at the end of .text");
+		run->placement = (struct layout_placement){ 0, ORDERING_RODATA_FIRST };
+		run->placement_note = xstrdup("; placement cold-start: the traced code at the end of .text");
 		return 0;
 	}
 	if (form == EMIT_GOLD) {
 		/* gold puts headers, code and read-only data in one segment the kernel reads forward */
-		*placement = (struct layout_placement){ hot->count, ORDERING_RODATA_FIRST };
-		*note = xstrdup("; placement cold-start: as head, for gold");
+		run->placement = (struct layout_placement){ run->hot.count, ORDERING_RODATA_FIRST };
+		run->placement_note = xstrdup("; placement cold-start: as head, for gold");
 		return 0;
 	}
-	if (placement_choose(order, n, hot->count, hot, link, traced, opt.page_size, opt.placement_read_ahead_kb,
-			     emit_can_place_rodata(args, ld_program, ORDERING_RODATA_APART), &choice))
+	if (placement_choose(&ctx, &laid, emit_can_place_rodata(run->args, run->ld_program, ORDERING_RODATA_APART),
+			     &choice))
 		return EXIT_INPUT;
-	*placement = choice.placement;
+	run->placement = choice.placement;
 	fprintf(stderr, "deporder: placement for a cold start at %lu KiB of read-ahead: %llu bytes of the traced code at "
 		"the head of .text, %llu at its end, the traced .rodata %s: %llu file pages read in %llu requests "
 		"predicted, against %llu in %llu with the head placement (%zu placements compared)\n",
@@ -488,110 +519,115 @@ static int place_for_cold_start(struct link *link, const struct hot_order *hot, 
 		rodata_words[choice.placement.rodata],
 		(unsigned long long)choice.pages, (unsigned long long)choice.requests,
 		(unsigned long long)choice.head_pages, (unsigned long long)choice.head_requests, choice.candidates);
-	*note = xasprintf("; placement cold-start at %lu KiB: %llu bytes of the traced code at the head of .text, %llu "
-			  "at its end, the traced .rodata %s", opt.placement_read_ahead_kb, (unsigned long long)choice.head_bytes,
-			  (unsigned long long)choice.tail_bytes, rodata_words[choice.placement.rodata]);
+	run->placement_note = xasprintf("; placement cold-start at %lu KiB: %llu bytes of the traced code at the head of "
+					".text, %llu at its end, the traced .rodata %s", opt.placement_read_ahead_kb,
+					(unsigned long long)choice.head_bytes, (unsigned long long)choice.tail_bytes,
+					rodata_words[choice.placement.rodata]);
+	return 0;
+}
+
+/* --placement=data-first: the data segment and the traced .rodata before
+   the code, when the linker's default script has the shape for it.
+   Returns the exit status. */
+static int place_data_first(struct deporder_run *run)
+{
+	if (!emit_can_place_rodata(run->args, run->ld_program, ORDERING_RODATA_BEFORE_CODE)) {
+		error("%s --verbose: the default script has not the shape --placement=data-first rearranges (a "
+		      "page-aligned .init, a .rodata statement and its rodata-segment point after the code, a data "
+		      "segment after them)", run->ld_program);
+		return EXIT_INPUT;
+	}
+	run->placement.rodata = ORDERING_RODATA_BEFORE_CODE;
+	run->placement_note = xstrdup("; placement data-first: the data segment, then the traced .rodata, before the "
+				      "code; the untraced .rodata and the unwinding tables after it");
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	static const enum output_format formats_by_index[] = { FORMAT_LIST, FORMAT_MEMBERS, FORMAT_JSON };
-	struct link link = { 0 };
-	struct hot_order hot = { 0 };
-	struct hot_inputs traced = { 0 };
-	struct unit_section *cold_order = NULL;
-	size_t cold_count = 0;
-	struct layout_placement placement;
-	char *placement_note = NULL;
+	struct deporder_run run = { 0 };
 	bool by_section;
-	char **args, *ld_program;
-	int count, status;
+	int status;
 
 	progname = "deporder";
-	count = cli_parse(&command, argc, argv, &args);
-	args = link_arguments(args, &count, &ld_program);
-	by_section = opt.granularity == 1;
-	link_closure(&link, args, count, ld_program);
-	hot.order_data = !opt.no_data;
-	hot.first_touch_only = opt.trace_order == 1;
-	hot.trace_weights = opt.weights;
+	run.count = cli_parse(&command, argc, argv, &run.args);
+	run.args = link_arguments(run.args, &run.count, &run.ld_program);
+	by_section = opt.granularity == GRANULARITY_SECTION;
+	link_closure(&run.link, run.args, run.count, run.ld_program);
+	run.hot.order_data = !opt.no_data;
+	run.hot.first_touch_only = opt.trace_order == TRACE_ORDER_FIRST_TOUCH;
+	run.hot.trace_weights = opt.weights;
 	if (opt.trace_count) {
-		if (hot_inputs_read(&traced, &link, opt.traces, opt.trace_count, opt.map, opt.binary, opt.trace_object) ||
-		    hot_from_traces(&hot, &link, &traced, opt.min_match))
+		if (hot_inputs_read(&run.traced, &run.link, opt.traces, opt.trace_count, opt.map, opt.binary,
+				    opt.trace_object) ||
+		    hot_from_traces(&run.hot, &run.link, &run.traced, opt.min_match))
 			return EXIT_INPUT;
-		if (opt.granularity == 1)
-			hot_warn_whole_objects(&hot);
-		pack_hot(&hot, opt.page_size);
+		if (by_section)
+			hot_warn_whole_objects(&run.hot);
+		pack_hot(&run.hot, opt.page_size);
 	}
 	if (by_section) {
-		if (closure_load_relocs(&link) && !link.keep_going)
+		if (closure_load_relocs(&run.link) && !run.link.keep_going)
 			return EXIT_INPUT;
-		sections_mark(&link);
-		if (opt.trace_count && hot.order_data)
-			hot_add_data(&hot, &link, opt.placement == 2);
+		sections_mark(&run.link);
+		if (opt.trace_count && run.hot.order_data)
+			hot_add_data(&run.hot, &run.link, opt.placement == PLACEMENT_DATA_FIRST);
 	}
-	if (opt.evaluate || opt.placement) {
-		/* the order the emitters print, the data the traced code uses included */
-		/* every section named, but for gold, which puts those its file does not name first */
-		cold_order = order_compute(&link, hot.sections, hot.count, true,
-					   opt.placement == 2 ||
-						   (opt.placement == 1 && (opt.evaluate || emit_values[opt.emit] != EMIT_GOLD)),
-					   &cold_count);
-		placement = (struct layout_placement){ hot.count, ORDERING_RODATA_FIRST };
-		if (opt.placement == 1 && place_for_cold_start(&link, &hot, &traced, cold_order, cold_count, args,
-							       ld_program, &placement, &placement_note))
+	if (opt.evaluate || opt.placement != PLACEMENT_HEAD) {
+		/* the order the emitters print, the data the traced code uses
+		   included; every section named, but for gold, which puts those
+		   its file does not name first */
+		run.order = order_compute(&run.link, run.hot.sections, run.hot.count, true,
+					  opt.placement == PLACEMENT_DATA_FIRST ||
+						  (opt.placement == PLACEMENT_COLD_START &&
+						   (opt.evaluate || emit_values[opt.emit] != EMIT_GOLD)),
+					  &run.order_count);
+		run.placement = (struct layout_placement){ run.hot.count, ORDERING_RODATA_FIRST };
+		if (opt.placement == PLACEMENT_COLD_START && place_for_cold_start(&run))
 			return EXIT_INPUT;
-		if (opt.placement == 2) {
-			if (!emit_can_place_rodata(args, ld_program, ORDERING_RODATA_BEFORE_CODE)) {
-				error("%s --verbose: the default script has not the shape --placement=data-first "
-				      "rearranges (a page-aligned .init, a .rodata statement and its rodata-segment "
-				      "point after the code, a data segment after them)", ld_program);
-				return EXIT_INPUT;
-			}
-			placement.rodata = ORDERING_RODATA_BEFORE_CODE;
-			placement_note = xstrdup("; placement data-first: the data segment, then the traced .rodata, "
-						 "before the code; the untraced .rodata and the unwinding tables after it");
-		}
+		if (opt.placement == PLACEMENT_DATA_FIRST && place_data_first(&run))
+			return EXIT_INPUT;
 	}
 	if (opt.evaluate) {
 		struct evaluate_rows rows = { 0 };
+		struct evaluate_context ctx = judged_by(&run, opt.read_ahead_kb);
+		struct laid_order laid = { run.order, run.order_count, run.hot.count, &run.placement };
 
 		evaluate_record_rows(&rows);
-		evaluate_traces(&hot, &link, &traced, cold_order, cold_count, hot.count, &placement, opt.page_size,
-				opt.read_ahead_kb);
-		free(cold_order);
-		free(placement_note);
+		evaluate_traces(&ctx, &laid);
+		free(run.order);
+		free(run.placement_note);
 		stdout_close_or_die();
 		if (opt.stats_json)
-			write_stats_json(opt.stats_json, &hot, &rows);
+			write_stats_json(opt.stats_json, &run.hot, &rows);
 		return EXIT_OK;
 	}
 	if (opt.stats_json)
-		write_stats_json(opt.stats_json, &hot, NULL);
+		write_stats_json(opt.stats_json, &run.hot, NULL);
 	if (opt.out && opt.trace_count)
-		warn_if_worse(opt.out, hot.match_rate);
+		warn_if_worse(opt.out, run.hot.match_rate);
 	if (opt.out && !stdout_to_temporary(opt.out))
 		fatal("%s: cannot create: %s", opt.out, strerror(errno));
 	if (opt.why) {
-		status = order_why(&link, opt.why, by_section);
+		status = order_why(&run.link, opt.why, by_section);
 	} else if (emit_values[opt.emit] != EMIT_LIST) {
-		status = emit(&link, &hot, cold_order, cold_count, cold_order ? &placement : NULL, placement_note, args, count,
-			      ld_program);
+		status = emit(&run);
 	} else {
-		order_print(&link, hot.sections, hot.count, formats_by_index[opt.format], by_section);
+		order_print(&run.link, run.hot.sections, run.hot.count, formats_by_index[opt.format], by_section);
 		status = 0;
 	}
 	stdout_close_or_die();
-	free(cold_order);
-	free(placement_note);
+	free(run.order);
+	free(run.placement_note);
+	hot_inputs_free(&run.traced);
 	if (opt.out) {
 		/* --keep-going's result lacks the inputs that failed */
-		if (!status && link.status)
+		if (!status && run.link.status)
 			error("%s: not replaced: an input failed, and the order would be incomplete", opt.out);
-		out_complete(status || link.status);
+		out_complete(status || run.link.status);
 		if (status)
 			return status;
 	}
-	return link.status ? link.status : status;
+	return run.link.status ? run.link.status : status;
 }

@@ -10,11 +10,9 @@
 
 /* What every candidate is judged against. */
 struct judge {
-	const struct hot_order *hot;
-	struct link *link;
+	const struct evaluate_context *ctx;
 	const struct hot_inputs *in;
 	struct coldstart_file file;
-	unsigned long read_ahead_kb;
 	size_t count, hot_count;
 };
 
@@ -39,7 +37,7 @@ static bool predict(const struct judge *j, const struct unit_section *order, con
 
 		if (!run->object || run->trace.page_size != PAGE)
 			continue;
-		evaluate_cold_start(run, &layout, j->hot, j->link, &j->file, j->read_ahead_kb, &now, &ordered);
+		evaluate_cold_start(j->ctx, run, &layout, &j->file, &now, &ordered);
 		*pages += ordered.pages;
 		*requests += ordered.requests;
 	}
@@ -94,11 +92,14 @@ static bool better(uint64_t pages, uint64_t requests, uint64_t head, const struc
 	return head > best->head_bytes;
 }
 
-int placement_choose(struct unit_section *order, size_t count, size_t hot_count, const struct hot_order *hot,
-		     struct link *link, const struct hot_inputs *in, uint64_t page_size, unsigned long read_ahead_kb,
-		     bool rodata_apart, struct placement_choice *choice)
+int placement_choose(const struct evaluate_context *ctx, const struct laid_order *laid, bool rodata_apart,
+		     struct placement_choice *choice)
 {
-	struct judge j = { hot, link, in, { 0 }, read_ahead_kb, count, hot_count < count ? hot_count : count };
+	struct unit_section *order = laid->entries;
+	size_t count = laid->count;
+	const struct hot_inputs *in = ctx->in;
+	uint64_t page_size = ctx->page_size;
+	struct judge j = { ctx, in, { 0 }, count, laid->hot_count < count ? laid->hot_count : count };
 	struct unit_section *best_order = NULL;
 	struct layout layout;
 	uint64_t *at, first = UINT64_MAX, total = 0, pages, requests;

@@ -10,6 +10,7 @@
 #ifndef DEPORDER_PLACEMENT_H
 #define DEPORDER_PLACEMENT_H
 
+#include "evaluate.h"
 #include "layout.h"
 
 struct placement_choice {
@@ -21,21 +22,19 @@ struct placement_choice {
 	size_t candidates;              /* placements compared */
 };
 
-/* Compares the placements of order (count entries, the first hot_count
-   traced, as order_compute gives them from hot) by the file pages that
-   the cold starts of the traces in (those with 4 KiB page records) read
-   at read_ahead_kb, as evaluate_cold_start predicts them from the
-   program headers of in->binary_path: every split of the traced code at
+/* Compares the placements of order (its placement ignored) by the file
+   pages that the cold starts of ctx's traces (those with 4 KiB page
+   records) read at ctx's read-ahead, as evaluate_cold_start predicts them
+   from the program headers of the traced binary: every split of the traced code at
    a page boundary of where the head placement puts it, the traced
    entries after the split packed (pack.h) from where they start at the
    end of .text, each with the traced .rodata first, last, and (when
-   rodata_apart: the linker's script can) apart.  The fewest pages wins;
-   then the fewest requests; then the most code at the head.  Rewrites
-   order's traced entries as the chosen placement has them and fills
-   *choice.  Returns 0, or EXIT_INPUT after saying why no prediction can
-   be made. */
-int placement_choose(struct unit_section *order, size_t count, size_t hot_count, const struct hot_order *hot,
-		     struct link *link, const struct hot_inputs *in, uint64_t page_size, unsigned long read_ahead_kb,
-		     bool rodata_apart, struct placement_choice *choice);
+   rodata_apart: the linker's script can) apart, packed for ctx's page
+   size.  The fewest pages wins; then the fewest requests; then the most
+   code at the head.  Rewrites order's traced entries as the chosen
+   placement has them and fills *choice.  Returns 0, or EXIT_INPUT after
+   saying why no prediction can be made. */
+int placement_choose(const struct evaluate_context *ctx, const struct laid_order *order, bool rodata_apart,
+		     struct placement_choice *choice);
 
 #endif

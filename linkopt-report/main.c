@@ -15,7 +15,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static const char *const scales[] = { "time", "order", NULL };
+enum scale { SCALE_TIME, SCALE_ORDER };
+static const char *const scales[] = { [SCALE_TIME] = "time", [SCALE_ORDER] = "order", NULL };
 
 static struct {
 	const char *out, *order, *log, *title;
@@ -241,7 +242,7 @@ static int run_report(int argc, char **argv)
 	read_figures(&r);
 	r.title = o.title;
 	r.read_ahead = o.read_ahead_kb * 1024;
-	r.by_order = o.scale == 1;
+	r.by_order = o.scale == SCALE_ORDER;
 	memcpy(r.faults, o.faults, sizeof(r.faults));
 	memcpy(r.seconds, o.seconds, sizeof(r.seconds));
 

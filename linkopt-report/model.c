@@ -161,9 +161,9 @@ static int apply_records(struct model_object *m, uint64_t read_ahead, char **why
 		struct model_segment *seg;
 		struct model_page *p;
 
-		if (r->kind == 'F' && trace_object_holds(m->object, r->address))
+		if (r->kind == TRACE_FUNCTION && trace_object_holds(m->object, r->address))
 			m->functions_run++;
-		if ((r->kind != 'C' && r->kind != 'D') || trace_object_at(t, r->address, r->size ? r->size : 1) != m->object)
+		if ((r->kind != TRACE_CODE && r->kind != TRACE_DATA) || trace_object_at(t, r->address, r->size ? r->size : 1) != m->object)
 			continue;
 		p = page_at(m, page_down(r->address - m->object->base, m->page_size), &seg);
 		if (!p) {
@@ -172,9 +172,9 @@ static int apply_records(struct model_object *m, uint64_t read_ahead, char **why
 			free(read);
 			return -1;
 		}
-		if (r->kind == 'C' ? p->code : p->data)
+		if (r->kind == TRACE_CODE ? p->code : p->data)
 			continue;
-		if (r->kind == 'C') {
+		if (r->kind == TRACE_CODE) {
 			p->code = true;
 			p->code_time = r->time;
 			m->code_pages++;
@@ -248,7 +248,7 @@ static uint64_t *entries_run(const struct model_object *m, size_t *count)
 	size_t i, n = 0;
 
 	for (i = 0; i < t->event_count && n < m->functions_run; i++)
-		if (t->events[i].kind == 'F' && trace_object_holds(m->object, t->events[i].address))
+		if (t->events[i].kind == TRACE_FUNCTION && trace_object_holds(m->object, t->events[i].address))
 			entries[n++] = t->events[i].address - m->object->base;
 	qsort(entries, n, sizeof(*entries), compare_u64);
 	*count = n;

@@ -17,12 +17,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *const yes_no[] = { "yes", "no", NULL };
+enum yes_no { YES, NO };
+static const char *const yes_no[] = { [YES] = "yes", [NO] = "no", NULL };
 static const char *const granularities[] = { "page", "function", NULL };
 
 static const char *out_file;
 static const char *objects;
 static const char *page_size;
+/* each an enum yes_no (granularity: an index of granularities), or -1 when
+   not given: the tool's own default */
 static int code = -1, data = -1, granularity = -1, trace_children = -1, demangle = -1, branches = -1;
 static bool verbose;
 
@@ -196,7 +199,7 @@ static char *expand_trace_path(const char *pattern, long pid)
 static void report_no_trace(const char *path, const char *program, int status)
 {
 	char *partial = xasprintf("%s.tmp", path), *interpreter = script_interpreter(program), *how;
-	bool started = access(partial, F_OK) == 0, follows = trace_children == 0;
+	bool started = access(partial, F_OK) == 0, follows = trace_children == YES;
 
 	if (started)
 		unlink(partial);
@@ -312,7 +315,7 @@ int main(int argc, char **argv)
 	count = cli_parse(&command, argc, argv, &operands);
 	/* every process of the tree starts the tool afresh and would write
 	   (and rename over) the same file */
-	if (trace_children == 0 && out_file && !strstr(out_file, "%p"))
+	if (trace_children == YES && out_file && !strstr(out_file, "%p"))
 		cli_usage_error("--trace-children=yes needs %%p in --out-file: each process writes its own trace");
 	set_valgrind_lib(here);
 	if (!on_path("valgrind"))
@@ -324,7 +327,7 @@ int main(int argc, char **argv)
 	vg_argv[n++] = "--tool=pagein";
 	if (!verbose)
 		vg_argv[n++] = "-q";
-	vg_argv[n++] = xasprintf("--demangle=%s", demangle == 0 ? "yes" : "no");
+	vg_argv[n++] = xasprintf("--demangle=%s", demangle == YES ? "yes" : "no");
 	if (out_file)
 		vg_argv[n++] = xasprintf("--out-file=%s", out_file);
 	if (code >= 0)

@@ -11,7 +11,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-static const char *const formats[] = { "text", "json", NULL };
+enum format { FORMAT_TEXT, FORMAT_JSON };
+static const char *const formats[] = { [FORMAT_TEXT] = "text", [FORMAT_JSON] = "json", NULL };
 static int format;
 static bool timeline;
 static bool read_requests;
@@ -92,26 +93,26 @@ static void summarize(const struct trace *t, struct summary *s)
 		bool object_page = false;
 
 		switch (r->kind) {
-		case 'C':
-		case 'D':
+		case TRACE_CODE:
+		case TRACE_DATA:
 			o = trace_object_at(t, r->address, r->size);
 			if (o) {
 				struct object_summary *os = &s->objects[o - t->objects];
 
-				if (r->kind == 'C')
+				if (r->kind == TRACE_CODE)
 					os->code++;
 				else
 					os->data++;
 				object_page = true;
-			} else if (r->kind == 'D') {
+			} else if (r->kind == TRACE_DATA) {
 				s->other_files++;
 			}
 			break;
-		case 'H': s->heap++; break;
-		case 'S': s->stack++; break;
-		case 'A': s->anonymous++; break;
-		case 'F': s->functions++; break;
-		case 'O': s->data_objects++; break;
+		case TRACE_HEAP: s->heap++; break;
+		case TRACE_STACK: s->stack++; break;
+		case TRACE_ANONYMOUS: s->anonymous++; break;
+		case TRACE_FUNCTION: s->functions++; break;
+		case TRACE_OBJECT: s->data_objects++; break;
 		}
 		if (!object_page)
 			continue;
@@ -142,7 +143,7 @@ static bool cold_start(const struct trace *t, size_t i, struct coldstart_reads *
 	for (k = 0; k < t->event_count; k++) {
 		const struct trace_event *r = &t->events[k];
 
-		if ((r->kind == 'C' || r->kind == 'D') && trace_object_at(t, r->address, r->size) == o)
+		if ((r->kind == TRACE_CODE || r->kind == TRACE_DATA) && trace_object_at(t, r->address, r->size) == o)
 			*ARRAY_PUSH(addresses, n, cap) = r->address - o->base;
 	}
 	*reads = (read_requests ? coldstart_replay_requests : coldstart_replay)(&file, i == 0, addresses, n,
@@ -410,7 +411,7 @@ int main(int argc, char **argv)
 			}
 		}
 	}
-	json = format == 1;
+	json = format == FORMAT_JSON;
 	if (json) {
 		printf("{");
 		json_print_format("linkopt-pagein-report", 1);
