@@ -126,7 +126,7 @@ function(linkopt_startup)
       set(launcher "")
     endif()
     set_property(TARGET "${target}" PROPERTY CXX_LINKER_LAUNCHER ${ours} ${launcher})
-    list(APPEND outputs "--output=${target}")
+    list(APPEND outputs "--target=${target}")
   endforeach()
 
   string(REPLACE ";" " " names "${arg_TARGET}")

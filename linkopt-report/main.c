@@ -67,7 +67,8 @@ static const char *set_time(void *target, const char *value)
 }
 
 static const struct cli_option report_options[] = {
-	{ "--out", 'o', CLI_STRING, &o.out, "FILE", "the HTML file to write (default linkopt-report.html)" },
+	{ "--output", 'o', CLI_STRING, &o.out, "FILE", "the HTML file to write (default linkopt-report.html)" },
+	{ "--out", 0, CLI_STRING, &o.out, "FILE", NULL }, /* the old spelling */
 	{ "--object", 0, CLI_LIST, &o.objects, "GLOB",
 	  "show the object whose path matches GLOB (repeatable;\n"
 	  "default: the main program)" },

@@ -50,9 +50,10 @@ static const char *set_tolerance(void *target, const char *value)
 static const struct cli_option options[] = {
 	{ "--dir", 0, CLI_STRING, &opt.dir, "DIR",
 	  "the folder linkopt-cc records the links in (default:\n$LINKOPT_DIR)" },
-	{ "--output", 0, CLI_LIST, &opt.outputs, "NAME",
+	{ "--target", 0, CLI_LIST, &opt.outputs, "NAME",
 	  "an output to order (repeatable): its name in DIR, the file\n"
 	  "name of the link's -o or linkopt-cc's --name" },
+	{ "--output", 0, CLI_LIST, &opt.outputs, "NAME", NULL }, /* the old spelling */
 	{ "--linker", 0, CLI_CHOICE, &opt.linker, 0,
 	  "gnu-ld (default: a linker script, and linkopt-prefetch.o),\n"
 	  "gold (--section-ordering-file), lld or mold\n(--symbol-ordering-file)",
@@ -110,7 +111,7 @@ static const struct cli_command command = {
 	.name = "linkopt-startup",
 	.operands = "[--] COMMAND [ARG]...",
 	.description =
-		"Orders each output NAME (one --output at least), a program or shared\n"
+		"Orders each output NAME (one --target at least), a program or shared\n"
 		"library built through linkopt-cc, for the start-up of the workload\n"
 		"COMMAND, which must run it (a shared library: through a program that loads\n"
 		"it from the build).  Each NAME is linked with GNU ld and DIR/NAME.map into\n"
@@ -503,7 +504,7 @@ int main(int argc, char **argv)
 	progname = "linkopt-startup";
 	cli_parse(&command, argc, argv, &job.workload);
 	if (opt.outputs.count == 0)
-		cli_usage_error("no --output given: name the program or library to order");
+		cli_usage_error("no --target given: name the program or library to order");
 	if (opt.placement == PLACEMENT_DATA_FIRST && opt.linker != LINKER_GNU_LD)
 		cli_usage_error("--placement=data-first is a GNU ld script: it needs --linker=gnu-ld");
 	if (opt.tolerance_given && !opt.verify)

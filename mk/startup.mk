@@ -172,25 +172,25 @@ startup-record-$1: $(startup_inputs.$1) startup-force | $(startup_hosts)
 
 startup-$1: private STARTUP_PROGRAM = $(call startup_quote,$(CURDIR)/$(or $(startup_host.$1),$1))
 startup-$1: startup-record-$1
-	$$(STARTUP_LINKOPT_STARTUP) $$(startup_options) $(if $(STARTUP_PGO),--pgo-built) --output=$(notdir $1) -- \
+	$$(STARTUP_LINKOPT_STARTUP) $$(startup_options) $(if $(STARTUP_PGO),--pgo-built) --target=$(notdir $1) -- \
 		$$(call startup_run,$$($(startup_run.$1)))
 
 startup-report-$1: private STARTUP_PROGRAM = $(call startup_quote,$(CURDIR)/$(or $(startup_host.$1),$1))
 startup-report-$1: startup-record-$1
-	$$(STARTUP_LINKOPT_STARTUP) $$(startup_options) --report --output=$(notdir $1) -- \
+	$$(STARTUP_LINKOPT_STARTUP) $$(startup_options) --report --target=$(notdir $1) -- \
 		$$(call startup_run,$$($(startup_run.$1)))
 
 startup-check-$1: private STARTUP_PROGRAM = $(call startup_quote,$(CURDIR)/$(or $(startup_host.$1),$1))
 startup-check-$1: startup-force
 	@$$(STARTUP_LINKOPT_STARTUP) $$(startup_options) --verify --tolerance=$$(STARTUP_CHECK_TOLERANCE) \
-		--output=$(notdir $1) -- $$(call startup_run,$$($(startup_run.$1)))
+		--target=$(notdir $1) -- $$(call startup_run,$$($(startup_run.$1)))
 	@$$(MAKE) -s -q $(startup_makefile) $(startup_inputs.$1) 2> /dev/null || \
 		{ echo "mk/startup.mk: $1: an input is out of date (make would rebuild it): run make, then make startup" >&2; \
 		exit 1; }
 
 startup-clean-$1: startup-force
 	@if [ -e $$(call startup_quote,$$(STARTUP_DIR)/$(notdir $1).link) ]; then \
-		$$(STARTUP_LINKOPT_STARTUP) --dir=$$(call startup_quote,$$(STARTUP_DIR)) --undo --output=$(notdir $1) -- true; \
+		$$(STARTUP_LINKOPT_STARTUP) --dir=$$(call startup_quote,$$(STARTUP_DIR)) --undo --target=$(notdir $1) -- true; \
 	fi
 
 .PHONY: startup-record-$1 startup-$1 startup-report-$1 startup-check-$1 startup-clean-$1

@@ -40,7 +40,8 @@ static const char *set_page_size(void *target, const char *value)
 }
 
 static const struct cli_option options[] = {
-	{ "--out-file", 0, CLI_STRING, &out_file, "FILE", "the trace file (default pagein.%p; %p: the pid)" },
+	{ "--output", 'o', CLI_STRING, &out_file, "FILE", "the trace file (default pagein.%p; %p: the pid)" },
+	{ "--out-file", 0, CLI_STRING, &out_file, "FILE", NULL }, /* the tool's own spelling */
 	{ "--code", 0, CLI_CHOICE, &code, 0, "record code pages (default yes)", yes_no },
 	{ "--data", 0, CLI_CHOICE, &data, 0, "record data pages (default yes)", yes_no },
 	{ "--page-size", 0, CLI_CALL, &page_size, "N", "the page size in bytes (default 4096)", .set = set_page_size },

@@ -25,7 +25,7 @@ printf '%s\n' "$lib.link" xmlwf.link > want
 expect_same want records "the links linkopt-cc recorded (configure's conftest links left out)"
 ./xmlwf/xmlwf data.xml > plain.out 2>&1 || fail "the plain xmlwf fails"
 
-startup_ok startup.log --dir=linkopt --output="$lib" --output=xmlwf --linker="$linker" --trace-children --report \
+startup_ok startup.log --dir=linkopt --target="$lib" --target=xmlwf --linker="$linker" --trace-children --report \
 	-- ./xmlwf/xmlwf data.xml
 ./xmlwf/xmlwf data.xml > ordered.out 2>&1 || fail "the ordered xmlwf fails"
 expect_same plain.out ordered.out "xmlwf's output, plain and ordered"
@@ -40,7 +40,7 @@ cmp -s ".libs/$lib" "dest/usr/local/lib/$lib" || fail "make install did not inst
 cat startup.log
 
 if command -v llvm-bolt-16 > /dev/null; then
-	startup_ok bolt.log --dir=linkopt --output="$lib" --placement=data-first --bolt --llvm-bolt=llvm-bolt-16 \
+	startup_ok bolt.log --dir=linkopt --target="$lib" --placement=data-first --bolt --llvm-bolt=llvm-bolt-16 \
 		--trace-children -- ./xmlwf/xmlwf data.xml
 	expect_grep "^$lib: ordered for gnu-ld/data-first\\+bolt \\(llvm-bolt-16\\), start-up code pages" bolt.log
 	cmp -s ".libs/$lib" "linkopt/$lib.bolt" || fail "libexpat.so is not BOLT's rewrite"

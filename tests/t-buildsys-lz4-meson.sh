@@ -26,7 +26,7 @@ printf '%s\n' "$lib.link" lz4.link > want
 expect_same want records "the links linkopt-cc recorded"
 build/programs/lz4 -q -c -9 data > plain.lz4 || fail "the plain lz4 fails"
 
-startup_ok startup.log --dir=linkopt --output="$lib" --output=lz4 --linker="$linker" --report -- build/programs/lz4 -q -c -9 data
+startup_ok startup.log --dir=linkopt --target="$lib" --target=lz4 --linker="$linker" --report -- build/programs/lz4 -q -c -9 data
 build/programs/lz4 -q -c -9 data > ordered.lz4 || fail "the ordered lz4 fails"
 expect_same plain.lz4 ordered.lz4 "lz4's output, plain and ordered"
 build/programs/lz4 -q -d -c ordered.lz4 | cmp -s - data || fail "the ordered lz4 does not decompress its output"
@@ -41,7 +41,7 @@ cmp -s build/programs/lz4 lz4.ordered || fail "ninja relinked lz4 without its or
 cat startup.log
 
 if command -v llvm-bolt-22 > /dev/null; then
-	startup_ok bolt.log --dir=linkopt --output="$lib" --output=lz4 --placement=data-first --bolt \
+	startup_ok bolt.log --dir=linkopt --target="$lib" --target=lz4 --placement=data-first --bolt \
 		-- build/programs/lz4 -q -c -9 data
 	expect_grep "^$lib: ordered for gnu-ld/data-first\\+bolt, start-up code pages" bolt.log
 	cmp -s "build/lib/$lib" "linkopt/$lib.bolt" || fail "liblz4.so is not BOLT's rewrite"

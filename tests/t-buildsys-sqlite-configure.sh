@@ -28,7 +28,7 @@ make -j"$jobs" > make.log 2>&1 || fail "make -j$jobs: $(tail -5 make.log)"
 lib=$(cd .libs && ls libsqlite3.so.*.*.*) || fail "no libsqlite3.so built: $(ls .libs)"
 ./sqlite3 :memory: < start.sql > plain.out 2>&1 || fail "the plain shell fails: $(cat plain.out)"
 
-startup_ok startup.log --dir=linkopt --output="$lib" --output=sqlite3 --linker="$linker" --trace-children --report \
+startup_ok startup.log --dir=linkopt --target="$lib" --target=sqlite3 --linker="$linker" --trace-children --report \
 	-- sh -c './sqlite3 :memory: < start.sql'
 ./sqlite3 :memory: < start.sql > ordered.out 2>&1 || fail "the ordered shell fails: $(cat ordered.out)"
 expect_same plain.out ordered.out "the shell's output, plain and ordered"

@@ -42,29 +42,29 @@ whole_output() {
 	return 0
 }
 
-refuse 2 'no --output given' --dir="$dir" -- ./prog
-refuse 1 "no link of 'nothing' recorded: build it through linkopt-cc first" --dir="$dir" --output=nothing -- ./prog
-refuse 1 'the workload failed under pagein \(exit status 3\)' --dir="$dir" --output=libwork.so -- sh -c 'exit 3'
+refuse 2 'no --target given' --dir="$dir" -- ./prog
+refuse 1 "no link of 'nothing' recorded: build it through linkopt-cc first" --dir="$dir" --target=nothing -- ./prog
+refuse 1 'the workload failed under pagein \(exit status 3\)' --dir="$dir" --target=libwork.so -- sh -c 'exit 3'
 whole_output
 refuse 1 'libwork.so: the workload did not run .*/libwork.so .build-id [0-9a-f]*.; a script or launcher needs --trace-children' \
-	--dir="$dir" --output=libwork.so -- sh -c './prog > /dev/null'
+	--dir="$dir" --target=libwork.so -- sh -c './prog > /dev/null'
 whole_output
 refuse 1 'the workload printed other output with the ordered link' \
-	--dir="$dir" --output=libwork.so --trace-children --report -- sh -c './prog; date +%N'
+	--dir="$dir" --target=libwork.so --trace-children --report -- sh -c './prog; date +%N'
 [[ -e $dir/libwork.so.apply ]] || fail "the order made before the report was not kept"
 rm "$dir/libwork.so.apply"
 # a linker that cannot link with an order is refused before anything runs
 if ! command -v ld.mold > /dev/null; then
-	refuse 1 '--linker=mold: cannot run ld.mold --help: is mold installed' --dir="$dir" --output=libwork.so --linker=mold -- ./prog
+	refuse 1 '--linker=mold: cannot run ld.mold --help: is mold installed' --dir="$dir" --target=libwork.so --linker=mold -- ./prog
 	whole_output
 elif ! ld.mold --help | grep -q -- --symbol-ordering-file; then
 	refuse 1 '--linker=mold: ld.mold \(mold [0-9.]+.*\) has no --symbol-ordering-file option, so it cannot link with an order' \
-		--dir="$dir" --output=libwork.so --linker=mold -- ./prog
+		--dir="$dir" --target=libwork.so --linker=mold -- ./prog
 	whole_output
 fi
 
 # the program twice from a script: the shell's own traces are left out
-"$LINKOPT_STARTUP" --dir="$dir" --output=libwork.so --output=prog --trace-children --report \
+"$LINKOPT_STARTUP" --dir="$dir" --target=libwork.so --target=prog --trace-children --report \
 	-- sh -c './prog; ./prog 1' > report 2> err || fail "linkopt-startup with a script workload: $(tail -3 err)"
 expect_fewer report libwork.so
 ls "$dir/libwork.so.traces" | wc -l > traces
@@ -72,9 +72,9 @@ ls "$dir/libwork.so.traces" | wc -l > traces
 expect_output want.out got.out "the ordered program's output" ./prog
 nm libwork.so | grep -q __linkopt_hot_start || fail "libwork.so is not ordered"
 
-refuse 2 "--placement: 'tail'" --dir="$dir" --output=libwork.so --placement=tail -- ./prog
-refuse 2 '--read-ahead-kb: .*not a number of KiB' --dir="$dir" --output=libwork.so --read-ahead-kb=12x -- ./prog
-"$LINKOPT_STARTUP" --dir="$dir" --output=libwork.so --placement=cold-start --read-ahead-kb=64 -- ./prog > out 2> err ||
+refuse 2 "--placement: 'tail'" --dir="$dir" --target=libwork.so --placement=tail -- ./prog
+refuse 2 '--read-ahead-kb: .*not a number of KiB' --dir="$dir" --target=libwork.so --read-ahead-kb=12x -- ./prog
+"$LINKOPT_STARTUP" --dir="$dir" --target=libwork.so --placement=cold-start --read-ahead-kb=64 -- ./prog > out 2> err ||
 	fail "linkopt-startup --placement=cold-start: $(tail -3 err)"
 order=$dir/libwork.so.gnu-ld.cold-start.order
 [[ -s $order ]] || fail "no $order: $(ls "$dir")"

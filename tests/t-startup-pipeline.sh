@@ -41,7 +41,7 @@ cp prog plain
 
 # startup ARGS...: linkopt-startup ARGS..., stdout in out, stderr in err
 startup() {
-	run_status out "$LINKOPT_STARTUP" --dir="$dir" --output=prog "$@"
+	run_status out "$LINKOPT_STARTUP" --dir="$dir" --target=prog "$@"
 	mv out.err err
 }
 
@@ -77,13 +77,13 @@ int main(void)
 EOF2
 "${cc[@]}" -O1 -c lines.c && "${cc[@]}" -o lines lines.o || fail "lines"
 seq 1000 > input.txt
-run_status out "$LINKOPT_STARTUP" --dir="$dir" --output=lines --report -- ./lines < input.txt
+run_status out "$LINKOPT_STARTUP" --dir="$dir" --target=lines --report -- ./lines < input.txt
 ((RUN_STATUS == 0)) || fail "a workload that reads a file on stdin: $(cat out.err)"
 for f in rec/lines.out rec/lines.after.out; do
 	grep -qx '1000 lines' "$f" || fail "stdin from a file: $f holds $(cat "$f")"
 done
 status=0
-seq 1000 | "$LINKOPT_STARTUP" --dir="$dir" --output=lines --report -- ./lines > out 2> err || status=$?
+seq 1000 | "$LINKOPT_STARTUP" --dir="$dir" --target=lines --report -- ./lines > out 2> err || status=$?
 ((status == 0)) || fail "a workload that reads a pipe on stdin: $(cat err)"
 for f in rec/lines.out rec/lines.after.out; do
 	grep -qx '1000 lines' "$f" || fail "stdin from a pipe: $f holds $(cat "$f")"
