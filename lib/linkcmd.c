@@ -164,3 +164,19 @@ char **linkcmd_rewrite(char *const *argv, const char *output, char *const *extra
 	out[n + k] = NULL;
 	return out;
 }
+
+char **linkcmd_operands(char *const *argv)
+{
+	int n = linkcmd_count(argv), i, k = 0;
+	char **out = xcalloc(n + 1, sizeof(*out));
+
+	for (i = 1; i < n; i++) {
+		if (argv[i][0] == '-') {
+			if (in_list(argv[i], separate_value) && i + 1 < n)
+				i++;
+			continue;
+		}
+		out[k++] = argv[i];
+	}
+	return out;
+}

@@ -24,6 +24,12 @@ const char *linkcmd_output(char *const *argv);
    NULL) appended; output NULL keeps argv's. */
 char **linkcmd_rewrite(char *const *argv, const char *output, char *const *extra);
 
+/* The operands of argv (the compiler, then its arguments): the words that
+   are neither options nor the value of an option that takes the next word
+   (-o's output, -L's folder...), in order; a new vector of argv's
+   strings, NULL-terminated. */
+char **linkcmd_operands(char *const *argv);
+
 /* The number of strings of the NULL-terminated vector v. */
 int linkcmd_count(char *const *v);
 

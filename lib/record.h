@@ -7,6 +7,9 @@
                   what linkopt-startup made from it;
      NAME.apply   the order later links of that output get: the output's
                   absolute path and the arguments to add;
+     NAME.inputs  the files the link read when its order was made: for
+                  each, its path as the link names it, its size and its
+                  modification time (seconds.nanoseconds);
      NAME.rewrite the rewrite (linkopt-bolt's) of the ordered link that later
                   links of the output get when they link exactly that file
                   again: the ordered link's path and the rewritten file's.
@@ -19,6 +22,7 @@
 #define RECORD_LINK_TAG "linkopt link 1"
 #define RECORD_APPLY_TAG "linkopt apply 1"
 #define RECORD_REWRITE_TAG "linkopt rewrite 1"
+#define RECORD_INPUTS_TAG "linkopt inputs 1"
 
 /* The strings of a record file, in order, NULL-terminated. */
 struct record {

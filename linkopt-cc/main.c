@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *opt_dir, *opt_name;
@@ -100,6 +101,80 @@ static char **record_link(char **argv, const char *dir, const char *name, const 
 	free(strings);
 	free(path);
 	return kept;
+}
+
+/* The name output is recorded under: name, unless DIR/name.link is of
+   another output (two programs called test in two folders): then, said
+   once in a warning, the output's path with each '/' made '+' (an explicit
+   --name is the user's to keep unique, and is refused). */
+static const char *unique_name(const char *dir, const char *name, const char *output, bool given)
+{
+	char *path = record_path(dir, name, "link"), *why, *mangled, *p;
+	struct record rec;
+	bool other;
+
+	if (record_read(path, RECORD_LINK_TAG, &rec, &why) < 0) {
+		free(why);
+		free(path);
+		return name;
+	}
+	other = rec.count >= 1 && strcmp(rec.strings[0], output) != 0;
+	if (!other) {
+		record_free(&rec);
+		free(path);
+		return name;
+	}
+	if (given)
+		fatal("%s: records the link of %s, not of %s: give each output its own --name", path, rec.strings[0],
+		      output);
+	mangled = xstrdup(output + 1);
+	for (p = mangled; *p; p++)
+		if (*p == '/')
+			*p = '+';
+	warn("%s: two outputs named %s (%s is recorded as %s): this one is recorded as %s, which linkopt-startup "
+	     "--target takes, as it takes its path", output, name, rec.strings[0], name, mangled);
+	record_free(&rec);
+	free(path);
+	return mangled;
+}
+
+/* Says, before a link with its order, how many of the files the link reads
+   changed (size or time) since the order was made from them
+   (DIR/NAME.inputs, which linkopt-startup writes): an order of sections
+   that no longer exist applies to little. */
+static void warn_changed_inputs(const char *dir, const char *name, char *const *argv, const char *cwd)
+{
+	char *path = record_path(dir, name, "inputs"), *why;
+	struct record rec;
+	int i, changed = 0, files = 0;
+
+	if (record_read(path, RECORD_INPUTS_TAG, &rec, &why) < 0) {
+		free(why);
+		free(path);
+		return;
+	}
+	(void)argv;
+	for (i = 0; i + 2 < rec.count; i += 3) {
+		char *file = record_absolute(cwd, rec.strings[i]);
+		struct stat st;
+		char stamp[64];
+
+		files++;
+		if (stat(file, &st) < 0) {
+			changed++;
+		} else {
+			snprintf(stamp, sizeof(stamp), "%lld.%09ld", (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+			if (strtoull(rec.strings[i + 1], NULL, 10) != (unsigned long long)st.st_size ||
+			    strcmp(rec.strings[i + 2], stamp) != 0)
+				changed++;
+		}
+		free(file);
+	}
+	if (changed)
+		warn("%s: %d of the %d files its link reads changed since its order was made: the order matches only "
+		     "what is left of them; run linkopt-startup again", name, changed, files);
+	record_free(&rec);
+	free(path);
 }
 
 /* Whether the files a and b hold the same bytes (false when either cannot
@@ -197,26 +272,37 @@ int main(int argc, char **argv)
 		run(compiler);
 	if (record_make_dir(dir, &why) < 0)
 		fatal("%s", why);
-	compiler = record_link(compiler, dir, name, output, cwd);
-	if (opt_record_only)
+	name = unique_name(dir, name, output, opt_name != NULL);
+	if (opt_record_only) {
+		record_link(compiler, dir, name, output, cwd);
 		return 0;
+	}
 
+	/* the link runs first; only a link that worked is recorded */
 	apply_path = record_path(dir, name, "apply");
+	ordered = NULL;
 	if (record_read(apply_path, RECORD_APPLY_TAG, &apply, &why) < 0) {
 		if (errno != ENOENT)
 			warn("%s; linked without an order", why);
-		run(compiler);
-	}
-	if (apply.count < 1 || strcmp(apply.strings[0], output) != 0) {
+	} else if (apply.count < 1 || strcmp(apply.strings[0], output) != 0) {
 		warn("%s: the order is for a link of '%s', not of '%s': linked without it", apply_path,
 		     apply.count ? apply.strings[0] : "", output);
-		run(compiler);
+	} else {
+		ordered = linkcmd_rewrite(compiler, NULL, apply.strings + 1);
+		warn_changed_inputs(dir, name, compiler, cwd);
 	}
-	ordered = linkcmd_rewrite(compiler, NULL, apply.strings + 1);
-	request.argv = ordered;
-	if (proc_exec(&request, &result) == 0)
-		return apply_rewrite(dir, name, output);
-	warn("%s: the link with the order of %s failed (%s): linking again without it; run "
-	     "linkopt-startup again for a new order", name, apply_path, proc_describe(result.status));
-	run(compiler);
+	if (ordered) {
+		request.argv = ordered;
+		if (proc_exec(&request, &result) == 0) {
+			record_link(compiler, dir, name, output, cwd);
+			return apply_rewrite(dir, name, output);
+		}
+		warn("%s: the link with the order of %s failed (%s): linking again without it; run "
+		     "linkopt-startup again for a new order", name, apply_path, proc_describe(result.status));
+	}
+	request.argv = compiler;
+	if (proc_exec(&request, &result) != 0)
+		return result.status > 0 && result.status < 256 ? result.status : 1;
+	record_link(compiler, dir, name, output, cwd);
+	return 0;
 }

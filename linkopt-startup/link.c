@@ -10,6 +10,7 @@
 
 #include <elf.h>
 #include <errno.h>
+#include <glob.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
@@ -113,30 +114,76 @@ void link_check_linker(const struct startup_job *job)
 static bool newer_than_inputs(const char *path, const char *cwd, char *const *argv, struct timespec *when)
 {
 	struct stat out, in;
+	char **operands;
+	bool newer = true;
 	int i;
 
 	if (stat(path, &out) < 0)
 		return false;
 	*when = out.st_mtim;
-	for (i = 1; argv[i]; i++) {
+	operands = linkcmd_operands(argv);
+	for (i = 0; operands[i] && newer; i++) {
 		char *input;
 		bool older;
 
-		if (argv[i][0] == '-' || argv[i][0] == '@')
+		if (operands[i][0] == '@')
 			continue;
-		input = record_absolute(cwd, argv[i]);
+		input = record_absolute(cwd, operands[i]);
 		older = stat(input, &in) == 0 && S_ISREG(in.st_mode) &&
 			(in.st_mtim.tv_sec > out.st_mtim.tv_sec ||
 			 (in.st_mtim.tv_sec == out.st_mtim.tv_sec && in.st_mtim.tv_nsec > out.st_mtim.tv_nsec));
 		free(input);
-		if (older)
-			return false;
+		newer = !older;
 	}
-	return true;
+	free(operands);
+	return newer;
+}
+
+/* The name in the job's folder of the output at path (a --target with a
+   slash): the record whose output it is; dies when none is. */
+static const char *name_of_path(const struct startup_job *job, const char *path)
+{
+	char *pattern = record_path(job->dir, "*", "link"), *absolute, *want, *why, cwd[PATH_MAX];
+	const char *name = NULL;
+	glob_t found;
+	size_t i;
+
+	if (!getcwd(cwd, sizeof(cwd)))
+		fatal("getcwd failed: %s", strerror(errno));
+	absolute = record_absolute(cwd, path);
+	want = realpath(absolute, NULL);
+	if (glob(pattern, 0, NULL, &found) == 0) {
+		for (i = 0; i < found.gl_pathc && !name; i++) {
+			struct record rec;
+			char *real;
+
+			if (record_read(found.gl_pathv[i], RECORD_LINK_TAG, &rec, &why) < 0) {
+				free(why);
+				continue;
+			}
+			real = rec.count ? realpath(rec.strings[0], NULL) : NULL;
+			if (rec.count && (!strcmp(rec.strings[0], absolute) || (real && want && !strcmp(real, want)))) {
+				char *base = strrchr(found.gl_pathv[i], '/') + 1;
+
+				name = xstrndup(base, strlen(base) - strlen(".link"));
+			}
+			free(real);
+			record_free(&rec);
+		}
+		globfree(&found);
+	}
+	if (!name)
+		fatal("%s: no link of it is recorded in %s: build it through linkopt-cc first", path, job->dir);
+	free(pattern);
+	free(absolute);
+	free(want);
+	return name;
 }
 
 void link_load(const struct startup_job *job, struct startup_output *o, const char *name)
 {
+	if (strchr(name, '/'))
+		name = name_of_path(job, name);
 	char *path = record_path(job->dir, name, "link"), *why;
 	struct record rec;
 	struct stat st;

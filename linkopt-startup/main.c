@@ -9,6 +9,7 @@
 #include "startup.h"
 
 #include "cli.h"
+#include "linkcmd.h"
 #include "proc.h"
 #include "record.h"
 #include "util.h"
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static struct {
@@ -201,6 +203,41 @@ static void write_apply(const struct startup_job *job, const struct startup_outp
 	free(path);
 }
 
+/* Keeps the size and time of each file o's link reads, for linkopt-cc to
+   tell a later link whose inputs changed since the order (DIR/NAME.inputs). */
+static void write_inputs(const struct startup_job *job, const struct startup_output *o)
+{
+	char **strings = NULL, *path = record_path(job->dir, o->name, "inputs"), *why;
+	char **operands = linkcmd_operands(o->argv);
+	size_t n = 0, capacity = 0, k;
+	int i;
+
+	for (i = 0; operands[i]; i++) {
+		char *file;
+		struct stat st;
+
+		if (operands[i][0] == '@')
+			continue;
+		file = record_absolute(o->cwd, operands[i]);
+		if (stat(file, &st) == 0 && S_ISREG(st.st_mode)) {
+			*ARRAY_PUSH(strings, n, capacity) = operands[i];
+			*ARRAY_PUSH(strings, n, capacity) = xasprintf("%lld", (long long)st.st_size);
+			*ARRAY_PUSH(strings, n, capacity) =
+				xasprintf("%lld.%09ld", (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+		}
+		free(file);
+	}
+	if (record_write(path, RECORD_INPUTS_TAG, strings, (int)n, &why) < 0)
+		fatal("%s", why);
+	for (k = 0; k < n; k += 3) {
+		free(strings[k + 1]);
+		free(strings[k + 2]);
+	}
+	free(strings);
+	free(operands);
+	free(path);
+}
+
 /* The workload as one line, for the state and messages. */
 static char *workload_line(const struct startup_job *job)
 {
@@ -330,6 +367,7 @@ static int order_outputs(struct startup_job *job, struct startup_output *outputs
 		link_build_id(ordered, outputs[i].build_id[BUILD_ORDERED], sizeof(outputs[i].build_id[0]));
 		link_install(&outputs[i], ordered);
 		write_apply(job, &outputs[i], flags);
+		write_inputs(job, &outputs[i]);
 		remove_record(job, &outputs[i], "rewrite");
 		free(what);
 		free(ordered);
