@@ -30,6 +30,7 @@ OBJS = $(LIB_OBJS)
 
 all: build
 -include $(sort $(wildcard */build.mk))
+-include tests/unit/build.mk
 build: $(PROGS)
 
 # Rebuild everything when the compiler or the flags change (SAN=1 and back).
