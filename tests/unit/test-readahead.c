@@ -67,12 +67,24 @@ static const struct ra_case cases[] = {
 	  128, { { 0 } }, 0,
 	  { READ(0, 256), READ(PAGES(1), 1), READ(PAGES(4), 1), READ(PAGES(12), 1) },
 	  "0+4 read@0, 4+8 marked@1, 12+4 marked@4, 16+8 marked@12", "0-23" },
+	{ "at 256 KiB the second window is twice the first (4 pages is not under 64 / 16)", 200, 256, { { 0 } }, 0,
+	  { READ(0, 256), READ(PAGES(1), 1) }, "0+4 read@0, 4+8 marked@1", "0-11" },
+	{ "at 512 KiB four times the first (4 pages is under 128 / 16)", 200, 512, { { 0 } }, 0,
+	  { READ(0, 256), READ(PAGES(1), 1) }, "0+4 read@0, 4+16 marked@1", "0-19" },
 	{ "a random read of the file's last page: that page alone", 100, 128, { { 0 } }, 0,
 	  { READ(PAGES(99), 10) }, "99+1 read@99", "99" },
 	{ "a random 2-page read in the middle: read as is", 100, 128, { { 0 } }, 0, { READ(PAGES(50), PAGES(2)) },
 	  "50+2 read@50", "50-51" },
 	{ "a read after a run cached from the file's start: twice the run, plus the read", 200, 128, { { 0 } }, 0,
 	  { READ(0, 256), READ(PAGES(4), 1) }, "0+4 read@0, 4+9 read@4", "0-12" },
+	{ "a 1-page read after a 1-page cached run (not at the previous read): random, read as is", 200, 128,
+	  { { 0 } }, 0, { READ(PAGES(50), 1), READ(PAGES(10), 1), READ(PAGES(51), 1) },
+	  "50+1 read@50, 10+1 read@10, 51+1 read@51", "10,50-51" },
+	{ "a 1-page read after a 2-page cached run: a window of the run plus the read, its last page marked; "
+	  "reading that page reads the next window (6 pages, cut to 5 by the alignment to 4)",
+	  200, 128, { { 0 } }, 0,
+	  { READ(PAGES(50), PAGES(2)), READ(PAGES(10), 1), READ(PAGES(52), 1), READ(PAGES(54), 1) },
+	  "50+2 read@50, 10+1 read@10, 52+3 read@52, 55+5 marked@54", "10,50-59" },
 	{ "an initial window crossing the end of the file stops there", 3, 128, { { 0 } }, 0, { READ(0, 256) },
 	  "0+3 read@0", "0-2" },
 	{ "a read past the end of the file, and one of 0 bytes, read nothing", 3, 128, { { 0 } }, 0,
@@ -104,6 +116,18 @@ static const struct ra_case cases[] = {
 	{ "fault-around maps cached neighbours (no read); a window meeting cached pages reads only the new ones",
 	  100, 128, { DATA(100) }, 1, { TOUCH(0, 50), TOUCH(0, 52), TOUCH(0, 60), TOUCH(0, 70) },
 	  "34+32 fault@50, 66+20 fault@70", "34-85" },
+	{ "a read-around window over two cached pages: one request for each run of new pages", 200, 128,
+	  { DATA(200) }, 1, { READ(PAGES(50), PAGES(1)), READ(PAGES(56), PAGES(1)), TOUCH(0, 66) },
+	  "50+1 read@50, 56+1 read@56, 51+5 fault@66, 57+25 fault@66", "50-81" },
+	{ "a mark covers its whole folio: touching the 5th page of an 8-page marked folio reads ahead; the walk "
+	  "from inside it overshoots (24-28 left out), the window end aligned to order 5 (32)",
+	  200, 128, { DATA(200) }, 1,
+	  { READ(0, 256), READ(PAGES(1), 1), READ(PAGES(4), 1), READ(PAGES(12), 1), TOUCH(0, 20) },
+	  "0+4 read@0, 4+8 marked@1, 12+4 marked@4, 16+8 marked@12, 29+3 marked@20", "0-23,29-31" },
+	{ "the walk from inside a folio near the end of a 64-slot node: in step again past it (window at 148, "
+	  "31 pages on)",
+	  200, 128, { DATA(200) }, 1, { TOUCH(0, 100), TOUCH(0, 108), TOUCH(0, 10), TOUCH(0, 117) },
+	  "84+32 fault@100, 116+32 marked@108, 0+32 fault@10, 148+32 marked@117", "0-31,84-179" },
 	{ "a page touched twice faults once", 100, 128, { DATA(100) }, 1, { TOUCH(0, 50), TOUCH(0, 50) },
 	  "34+32 fault@50", "34-65" },
 	{ "a page outside its mapping, and a mapping that does not exist, are ignored", 100, 128,
@@ -201,61 +225,74 @@ static void run_case(const struct ra_case *c)
 	unit_case(NULL);
 }
 
-/* mmap_miss: after more than 100 faults not offset by pages that
-   fault-around mapped, a fault reads its page alone.  At 4 KiB of
-   read-ahead the read-around window is the faulting page itself, and a
-   write maps nothing around it: 101 writes to pages 0-100 leave
-   mmap_miss at 101, the last of them already past the limit.  Then a
-   read fault on page 101 through a second mapping of the file: its
+/* mmap_miss: after more than 100 faults not offset by hits, a fault
+   reads its page alone.  At 4 KiB of read-ahead the read-around window is
+   the faulting page itself, and a write maps nothing around it: 101
+   writes through a first mapping to pages not cached (0-100, or 1-101)
+   leave mmap_miss at 101, the last of them already read alone.  Then,
+   through a second mapping, writes to cached pages (each a hit: mmap_miss
+   goes down by one) and a read fault on a page not cached.  Its
    fault-around (16 pages aligned on virtual addresses, cut at the
-   mapping's start) counts the cached pages it maps as hits; with two or
-   more mmap_miss falls back to 100 or less and the fault reads around
-   again, with fewer the page is read alone. */
+   mapping's start and at the end of the page table of 512 entries)
+   counts the cached pages it maps as hits; when those bring mmap_miss to
+   99 or less, the fault reads around again, else the page alone. */
 static const struct {
 	const char *name;
-	struct readahead_vma vma;
+	uint64_t primed;          /* the first of the 101 pages written */
+	struct readahead_vma vma; /* the second mapping */
+	unsigned cached_writes;   /* writes to pages primed, primed + 1... through it */
+	uint64_t page;            /* the page faulted through it */
 	const char *request;
-} fault_around_cases[] = {
-	{ "page 101 at table slot 101: fault-around over pages 96-111 maps 96-100", { 0, 200, 1024, false },
+} mmap_miss_cases[] = {
+	{ "page 101 at slot 101: fault-around over pages 96-111 maps 96-100", 0, { 0, 200, 1024, false }, 0, 101,
 	  "101+1 fault@101" },
-	{ "a mapping that starts at page 100: fault-around maps page 100 alone", { 100, 100, 1124, false },
-	  "101+1 alone@101" },
-	{ "page 101 at slot 0 of a page table: fault-around over pages 101-116 maps none", { 0, 200, 411, false },
-	  "101+1 alone@101" },
-	{ "page 101 at slot 1: pages 100-115, one cached", { 0, 200, 412, false }, "101+1 alone@101" },
-	{ "page 101 at slot 15: pages 86-101, 15 cached", { 0, 200, 426, false }, "101+1 fault@101" },
-	{ "page 101 at slot 16: pages 101-116, none cached", { 0, 200, 427, false }, "101+1 alone@101" },
+	{ "a mapping that starts at page 100: fault-around maps page 100 alone", 0, { 100, 100, 1124, false }, 0,
+	  101, "101+1 alone@101" },
+	{ "page 101 at slot 0 of a page table: fault-around over pages 101-116 maps none", 0,
+	  { 0, 200, 411, false }, 0, 101, "101+1 alone@101" },
+	{ "page 101 at slot 1: pages 100-115, one cached", 0, { 0, 200, 412, false }, 0, 101, "101+1 alone@101" },
+	{ "page 101 at slot 8: pages 93-108, 8 cached (the window is 16 pages, not 8)", 0, { 0, 200, 419, false },
+	  0, 101, "101+1 fault@101" },
+	{ "page 101 at slot 15: pages 86-101, 15 cached", 0, { 0, 200, 426, false }, 0, 101, "101+1 fault@101" },
+	{ "page 101 at slot 16: pages 101-116, none cached", 0, { 0, 200, 427, false }, 0, 101, "101+1 alone@101" },
+	{ "page 0 at slot 510, the mapping's start: fault-around stops at the page table's end (pages 0-1)", 1,
+	  { 0, 200, 510, false }, 0, 0, "0+1 alone@0" },
+	{ "two writes to cached pages are hits: page 101 at slot 0 reads around again", 0, { 0, 200, 411, false },
+	  2, 101, "101+1 fault@101" },
+	{ "one write to a cached page is not enough", 0, { 0, 200, 411, false }, 1, 101, "101+1 alone@101" },
 };
 
 static void test_mmap_miss(void)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(fault_around_cases) / sizeof(fault_around_cases[0]); i++) {
-		struct readahead_vma vmas[2] = { { 0, 200, 1024, false }, fault_around_cases[i].vma };
+	for (i = 0; i < sizeof(mmap_miss_cases) / sizeof(mmap_miss_cases[0]); i++) {
+		struct readahead_vma vmas[2] = { { 0, 200, 1024, false }, mmap_miss_cases[i].vma };
 		struct readahead *ra = readahead_new(200, 1, vmas, 2);
 		const struct readahead_request *list;
+		uint64_t p, first = mmap_miss_cases[i].primed;
 		size_t count;
-		uint64_t p;
 		char *last;
 
-		unit_case(fault_around_cases[i].name);
-		for (p = 0; p <= 100; p++)
+		unit_case(mmap_miss_cases[i].name);
+		for (p = first; p <= first + 100; p++)
 			readahead_touch(ra, 0, p, true);
 		list = readahead_request_list(ra, &count);
 		if (EXPECT_INT(101, count)) {
 			EXPECT_STR("fault", readahead_cause_name(list[99].cause));
-			EXPECT_INT(99, list[99].first);
+			EXPECT_INT(first + 99, list[99].first);
 			EXPECT_STR("alone", readahead_cause_name(list[100].cause));
-			EXPECT_INT(100, list[100].first);
+			EXPECT_INT(first + 100, list[100].first);
 		}
-		readahead_touch(ra, 1, 101, false);
+		for (p = first; p < first + mmap_miss_cases[i].cached_writes; p++)
+			readahead_touch(ra, 1, p, true);
+		readahead_touch(ra, 1, mmap_miss_cases[i].page, false);
 		list = readahead_request_list(ra, &count);
 		if (EXPECT_INT(102, count)) {
 			last = xasprintf("%llu+%llu %s@%llu", (unsigned long long)list[101].first,
 					 (unsigned long long)list[101].pages, readahead_cause_name(list[101].cause),
 					 (unsigned long long)list[101].page);
-			EXPECT_STR(fault_around_cases[i].request, last);
+			EXPECT_STR(mmap_miss_cases[i].request, last);
 			free(last);
 		}
 		readahead_free(ra);
