@@ -6,7 +6,7 @@
    the test with gcc.
 
    The synthetic program: 100 pages (409600 bytes), program headers at
-   byte 64 (7 of 56 bytes), the interpreter's name at 0x318, and four
+   byte 64 (8 of 56 bytes), the interpreter's name at 0x318, and five
    PT_LOAD segments:
      headers and read-only data  file pages 0-1    at 0x0
      code (R+X)                  file pages 2-41   at 0x2000
@@ -14,6 +14,7 @@
      data (R+W), 0x1000 bytes    file pages 62-63  at 0x3f010,
        then 0x2000 bytes of .bss: the page where the data ends (file page
        63) is written by the kernel (padzero) before the program runs
+     .bss alone (R+W)            no bytes in the file, at 0x43010
    Requests are written as in test-readahead.c: "FIRST+PAGES CAUSE@PAGE". */
 #define _GNU_SOURCE
 #include "coldstart.h"
@@ -29,24 +30,27 @@
 #include <unistd.h>
 
 static struct elf_segment program_segments[] = {
-	{ PT_PHDR, PF_R, 64, 64, 392, 392, 8 },
+	{ PT_PHDR, PF_R, 64, 64, 448, 448, 8 },
 	{ PT_INTERP, PF_R, 0x318, 0x318, 28, 28, 1 },
 	{ PT_LOAD, PF_R, 0, 0, 0x2000, 0x2000, 0x1000 },
 	{ PT_LOAD, PF_R | PF_X, 0x2000, 0x2000, 0x28000, 0x28000, 0x1000 },
 	{ PT_LOAD, PF_R, 0x2a000, 0x2a000, 0x14000, 0x14000, 0x1000 },
 	{ PT_LOAD, PF_R | PF_W, 0x3e010, 0x3f010, 0x1000, 0x3000, 0x1000 },
+	{ PT_LOAD, PF_R | PF_W, 0x40010, 0x43010, 0, 0x1000, 0x1000 },
 	{ PT_GNU_STACK, PF_R | PF_W, 0, 0, 0, 0, 16 },
 };
 
 /* The run's first touches: the entry (page 2, cached by execve's read),
-   code at page 5, read-only data at page 42, data at page 62, .bss past
-   the file's pages, and an address in no segment. */
-static const uint64_t touched[] = { 0x2000, 0x5123, 0x2a100, 0x3f020, 0x41000, 0x100000 };
+   code at page 5, read-only data at page 42, data at page 62 (the page of
+   the segment's start, below its first byte), .bss past the file's
+   pages, the .bss-only segment, and an address in no segment. */
+static const uint64_t touched[] = { 0x2000, 0x5123, 0x2a100, 0x3f000, 0x41000, 0x43000, 0x100000 };
+#define ALL_TOUCHED (sizeof(touched) / sizeof(touched[0]))
 
 struct coldstart_case {
 	const char *name;
 	bool program;
-	uint64_t table_offset;
+	uint64_t table_offset, interp_offset;
 	unsigned long read_ahead_kb;
 	size_t touched_count;
 	const char *requests;
@@ -54,18 +58,20 @@ struct coldstart_case {
 
 static const struct coldstart_case cases[] = {
 	{ "a program at 128 KiB, before it runs: execve's first read, then padzero's write fault on page 63", true,
-	  64, 128, 0, "0+4 read@0, 47+32 fault@63" },
+	  64, 0x318, 128, 0, "0+4 read@0, 47+32 fault@63" },
 	{ "the run: code read forward from page 5; data read around page 42, the pages cached left out; page 62 "
 	  "cached; .bss and an address in no segment read nothing",
-	  true, 64, 128, 6, "0+4 read@0, 47+32 fault@63, 5+32 code-fault@5, 37+10 fault@42" },
+	  true, 64, 0x318, 128, ALL_TOUCHED, "0+4 read@0, 47+32 fault@63, 5+32 code-fault@5, 37+10 fault@42" },
 	{ "program headers in page 1: their read reaches the mark there and reads the next 8 pages", true, 0x1000,
-	  128, 0, "0+4 read@0, 4+8 marked@1, 47+32 fault@63" },
-	{ "read_ahead_kb 0: every page alone, the entry's page too", true, 64, 0, 6,
+	  0x318, 128, 0, "0+4 read@0, 4+8 marked@1, 47+32 fault@63" },
+	{ "the interpreter's name in page 1: its read reaches the mark there", true, 64, 0x1318, 128, 0,
+	  "0+4 read@0, 4+8 marked@1, 47+32 fault@63" },
+	{ "read_ahead_kb 0: every page alone, the entry's page too", true, 64, 0x318, 0, ALL_TOUCHED,
 	  "0+1 read@0, 63+1 alone@63, 2+1 alone@2, 5+1 alone@5, 42+1 alone@42, 62+1 alone@62" },
-	{ "a library: ld.so reads 832 bytes (the headers in them), no padzero", false, 64, 128, 6,
+	{ "a library: ld.so reads 832 bytes (the headers in them), no padzero", false, 64, 0x318, 128, ALL_TOUCHED,
 	  "0+4 read@0, 5+32 code-fault@5, 37+21 fault@42, 58+20 fault@62" },
-	{ "a library whose program headers lie past the first 832 bytes: a second read", false, 0x5000, 128, 0,
-	  "0+4 read@0, 5+1 read@5" },
+	{ "a library whose program headers lie past the first 832 bytes: a second read", false, 0x5000, 0x318, 128,
+	  0, "0+4 read@0, 5+1 read@5" },
 };
 
 static char *requests_text(const struct readahead_request *list, uint64_t count)
@@ -92,10 +98,11 @@ static void run_case(const struct coldstart_case *c)
 
 	unit_case(c->name);
 	file.size = 100 * 4096;
+	program_segments[1].offset = c->interp_offset;
 	file.segments = program_segments;
 	file.segment_count = sizeof(program_segments) / sizeof(program_segments[0]);
 	file.table_offset = c->table_offset;
-	file.table_size = 392;
+	file.table_size = 448;
 	file.position_independent = !c->program;
 	reads = coldstart_replay_requests(&file, c->program, touched, c->touched_count, c->read_ahead_kb);
 	text = requests_text(reads.list, reads.requests);
@@ -121,7 +128,7 @@ static void test_no_segments(void)
 	char *text;
 
 	unit_case("a file with no segments");
-	reads = coldstart_replay_requests(&file, true, touched, 6, 128);
+	reads = coldstart_replay_requests(&file, true, touched, ALL_TOUCHED, 128);
 	text = requests_text(reads.list, reads.requests);
 	EXPECT_STR("0+3 read@0", text);
 	free(text);
