@@ -3,10 +3,10 @@
    Each row runs in a child process (cli_parse exits on --help, --version
    and usage errors); the child prints what the parse stored, one word per
    option set, and the operands:
-     quiet verbose output='X' seed=[A B] format=NAME jobs=N read-ahead=N
-     count=N hidden ops=[A B]
-   The commands (prog, prog run, prog keep, prog ld) and the two programs
-   with subcommands are defined below. */
+     quiet verbose output='X' seed=[A B] exclude=[A B] format=NAME jobs=N
+     read-ahead=N count=N hidden ops=[A B]
+   The commands (prog, prog run, prog keep, prog ld, prog w) and the two
+   programs with subcommands are defined below. */
 #define _GNU_SOURCE
 #include "cli.h"
 #include "unit.h"
@@ -20,7 +20,7 @@
 
 static bool opt_quiet, opt_verbose, opt_hidden, jobs_set, read_ahead_set;
 static const char *opt_output;
-static struct cli_list opt_seed;
+static struct cli_list opt_seed, opt_exclude;
 static int opt_format = -1, count_calls;
 static unsigned long opt_jobs, opt_read_ahead;
 static const char *const formats[] = { "text", "json", "csv", NULL };
@@ -53,7 +53,8 @@ static const struct cli_option main_options[] = {
 	{ "--seed", 's', CLI_LIST, &opt_seed, "SYM", "start from SYM\n(again for more)" },
 	{ "--format", 0, CLI_CHOICE, &opt_format, NULL, "output format", formats },
 	{ "--jobs", 'j', CLI_CALL, &opt_jobs, "N", "run N jobs", NULL, set_jobs },
-	{ "--read-ahead", 0, CLI_CALL, &opt_read_ahead, "KB", "read-ahead in KiB", NULL, set_read_ahead },
+	{ "--read-ahead", 0, CLI_CALL, &opt_read_ahead, "KIB", "read-ahead in KiB", NULL, set_read_ahead },
+	{ "--exclude", 0, CLI_LIST, &opt_exclude, "PATTERN", "leave out PATTERN" },
 	{ "--hidden", 0, CLI_FLAG, &opt_hidden, NULL, NULL },
 	{ "--count", 'c', CLI_FLAG, NULL, NULL, "count calls", NULL, count_flag },
 	{ NULL },
@@ -61,6 +62,11 @@ static const struct cli_option main_options[] = {
 
 static const struct cli_option quiet_options[] = {
 	{ "--quiet", 'q', CLI_FLAG, &opt_quiet, NULL, "say less" },
+	{ NULL },
+};
+
+static const struct cli_option flag_options[] = {
+	{ "--flag", 'f', CLI_FLAG, &opt_quiet, NULL, "flag" },
 	{ NULL },
 };
 
@@ -76,7 +82,12 @@ static bool ld_option(const char *arg)
 	return !strncmp(arg, "-l", 2) || !strncmp(arg, "-Wl,", 4);
 }
 
-enum { MAIN, RUN, KEEP, LD, DISPATCH, DISPATCH_FALLBACK };
+enum { MAIN, RUN, KEEP, LD, WRAP79, WRAP80, DISPATCH, DISPATCH_FALLBACK };
+
+/* Synopses that end at column 79, and that would end at 80: "usage: prog w
+   [-f|--flag]" is 25 columns, then a space and the operands. */
+#define OPERANDS_53 "INPUT-XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX..."
+#define OPERANDS_54 "INPUT-XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX..."
 
 static const struct cli_command commands[] = {
 	[MAIN] = { "prog", "[--] FILE...", NULL, "Reads each FILE.\n", main_options,
@@ -85,6 +96,8 @@ static const struct cli_command commands[] = {
 		  1, "no command given" },
 	[KEEP] = { "prog keep", "FILE... [-- ARG...]", NULL, NULL, quiet_options, NULL, CLI_KEEP_SEPARATOR },
 	[LD] = { "prog ld", "INPUT...", NULL, NULL, ld_options, NULL, 0, ld_option },
+	[WRAP79] = { "prog w", OPERANDS_53, NULL, NULL, flag_options },
+	[WRAP80] = { "prog w", OPERANDS_54, NULL, NULL, flag_options },
 };
 
 static const struct cli_command status_command = { "prog status", NULL, NULL, NULL, quiet_options };
@@ -108,6 +121,12 @@ static void print_state(const char *lead, char **operands, int count)
 		printf("seed=[");
 		for (i = 0; i < opt_seed.count; i++)
 			printf("%s%s", i ? " " : "", opt_seed.items[i]);
+		printf("] ");
+	}
+	if (opt_exclude.count) {
+		printf("exclude=[");
+		for (i = 0; i < opt_exclude.count; i++)
+			printf("%s%s", i ? " " : "", opt_exclude.items[i]);
 		printf("] ");
 	}
 	if (opt_format >= 0)
@@ -170,8 +189,8 @@ static const struct cli_program programs[] = {
 
 #define MAIN_HELP                                                                        \
 	"usage: prog [-q|--quiet] [-v|--verbose] [--output FILE] [--seed SYM]...\n"      \
-	"            [--format=text|json|csv] [--jobs N] [--read-ahead KB] [-c|--count]\n" \
-	"            [--] FILE...\n"                                                     \
+	"            [--format=text|json|csv] [--jobs N] [--read-ahead KIB]\n"           \
+	"            [--exclude PATTERN]... [-c|--count] [--] FILE...\n"                 \
 	"\n"                                                                             \
 	"Reads each FILE.\n"                                                             \
 	"\n"                                                                             \
@@ -183,7 +202,9 @@ static const struct cli_program programs[] = {
 	"      --format=text|json|csv\n"                                                 \
 	"                        output format\n"                                        \
 	"  -j, --jobs=N          run N jobs\n"                                           \
-	"      --read-ahead KB   read-ahead in KiB\n"                                    \
+	"      --read-ahead KIB  read-ahead in KiB\n"                                    \
+	"      --exclude PATTERN\n"                                                      \
+	"                        leave out PATTERN\n"                                    \
 	"  -c, --count           count calls\n"                                          \
 	"  -h, --help            this text\n"                                            \
 	"      --version         the version\n"                                          \
@@ -235,6 +256,7 @@ static const struct cli_case {
 	{ MAIN, { "-qo" }, 2, "", "prog: option '-o' needs a value (FILE)\n" TRY("prog") },
 	/* lists */
 	{ MAIN, { "--seed", "a", "-s", "b", "--seed=c", "-sd" }, 0, "seed=[a b c d] ops=[]\n", "" },
+	{ MAIN, { "--exclude", "*.o", "--seed=x", "--exclude=" }, 0, "seed=[x] exclude=[*.o ] ops=[]\n", "" },
 	/* choices */
 	{ MAIN, { "--format", "json" }, 0, "format=json ops=[]\n", "" },
 	{ MAIN, { "--format=csv", "--format=text" }, 0, "format=text ops=[]\n", "" },
@@ -289,6 +311,15 @@ static const struct cli_case {
 	  "      --version         the version\n",
 	  "" },
 	{ LD, { "-h", "x.o" }, 2, "", "prog: unrecognized option '-h'\n" TRY("prog ld") },
+	/* the synopsis wraps at 79 columns */
+	{ WRAP79, { "--help" }, 0,
+	  "usage: prog w [-f|--flag] " OPERANDS_53 "\n\n  -f, --flag            flag\n"
+	  "  -h, --help            this text\n      --version         the version\n",
+	  "" },
+	{ WRAP80, { "--help" }, 0,
+	  "usage: prog w [-f|--flag]\n              " OPERANDS_54 "\n\n  -f, --flag            flag\n"
+	  "  -h, --help            this text\n      --version         the version\n",
+	  "" },
 	/* subcommands */
 	{ DISPATCH, { NULL }, 2, "", "prog: no command given\n" TRY("prog") },
 	{ DISPATCH, { "bogus" }, 2, "", "prog: unknown command 'bogus'\n" TRY("prog") },
@@ -318,6 +349,8 @@ static const char *const command_names[] = {
 	[RUN] = "prog run",
 	[KEEP] = "prog keep",
 	[LD] = "prog ld",
+	[WRAP79] = "prog w (a synopsis of 79 columns)",
+	[WRAP80] = "prog w (a synopsis of 80 columns)",
 	[DISPATCH] = "prog (with subcommands)",
 	[DISPATCH_FALLBACK] = "prog (with subcommands and a fallback)",
 };
