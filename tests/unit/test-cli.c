@@ -385,8 +385,8 @@ static void child(int command, int argc, char **argv)
 
 static void run_case(const struct cli_case *c)
 {
-	char *argv[10] = { "prog" }, *name, *out, *err;
-	int argc = 1, status;
+	char *argv[10] = { "prog" }, *name, *stdout_text, *stderr_text;
+	int argc = 1, status, exit_status;
 	FILE *out_file = tmpfile(), *err_file = tmpfile();
 	pid_t pid;
 
@@ -411,16 +411,16 @@ static void run_case(const struct cli_case *c)
 	}
 	if (!CHECK(pid > 0 && waitpid(pid, &status, 0) == pid))
 		goto done;
-	out = slurp(out_file);
-	err = slurp(err_file);
-	if (WIFEXITED(status))
-		EXPECT_INT(c->status, WEXITSTATUS(status));
-	else
-		CHECK(!"the child was killed by a signal");
-	EXPECT_STR(c->out, out);
-	EXPECT_STR(c->err, err);
-	free(out);
-	free(err);
+	stdout_text = slurp(out_file);
+	stderr_text = slurp(err_file);
+	if (CHECK(WIFEXITED(status))) {
+		exit_status = WEXITSTATUS(status);
+		EXPECT_INT(c->status, exit_status);
+	}
+	EXPECT_STR(c->out, stdout_text);
+	EXPECT_STR(c->err, stderr_text);
+	free(stdout_text);
+	free(stderr_text);
 done:
 	if (out_file)
 		fclose(out_file);

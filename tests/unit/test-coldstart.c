@@ -94,7 +94,7 @@ static void run_case(const struct coldstart_case *c)
 	struct coldstart_file file = { 0 };
 	struct coldstart_reads reads, plain;
 	uint64_t i, sum = 0;
-	char *text;
+	char *requests;
 
 	unit_case(c->name);
 	file.size = 100 * 4096;
@@ -105,8 +105,8 @@ static void run_case(const struct coldstart_case *c)
 	file.table_size = 448;
 	file.position_independent = !c->program;
 	reads = coldstart_replay_requests(&file, c->program, touched, c->touched_count, c->read_ahead_kb);
-	text = requests_text(reads.list, reads.requests);
-	EXPECT_STR(c->requests, text);
+	requests = requests_text(reads.list, reads.requests);
+	EXPECT_STR(c->requests, requests);
 	for (i = 0; i < reads.requests; i++)
 		sum += reads.list[i].pages;
 	EXPECT_INT(sum, reads.pages);
@@ -115,7 +115,7 @@ static void run_case(const struct coldstart_case *c)
 	EXPECT_INT(reads.pages, plain.pages);
 	EXPECT_INT(reads.requests, plain.requests);
 	CHECK(plain.list == NULL);
-	free(text);
+	free(requests);
 	free(reads.list);
 	unit_case(NULL);
 }
@@ -125,13 +125,13 @@ static void test_no_segments(void)
 {
 	struct coldstart_file file = { .size = 3 * 4096, .table_offset = 64, .table_size = 0 };
 	struct coldstart_reads reads;
-	char *text;
+	char *requests;
 
 	unit_case("a file with no segments");
 	reads = coldstart_replay_requests(&file, true, touched, ALL_TOUCHED, 128);
-	text = requests_text(reads.list, reads.requests);
-	EXPECT_STR("0+3 read@0", text);
-	free(text);
+	requests = requests_text(reads.list, reads.requests);
+	EXPECT_STR("0+3 read@0", requests);
+	free(requests);
 	free(reads.list);
 	unit_case(NULL);
 }
