@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #define HEADER 60
 
@@ -677,6 +678,8 @@ int main(void)
 		return 1;
 	if (!shell("command -v gcc && command -v ar")) {
 		printf("test-archive: skipped: needs gcc and ar\n");
+		rmdir(folder);
+		free(folder);
 		return UNIT_SKIP;
 	}
 	if (!shell(fixture_commands)) {

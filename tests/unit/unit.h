@@ -24,6 +24,7 @@ static inline void unit_case(const char *name)
 	unit_case_name = name;
 }
 
+/* Counts a failure and starts its report: "file:line: [case] what". */
 static inline void unit_fail_head(const char *file, int line, const char *what)
 {
 	unit_failures++;
@@ -58,6 +59,7 @@ static inline void unit_print_block(const char *s)
 	}
 }
 
+/* The work of CHECK, EXPECT_INT and EXPECT_STR: true when the check passed. */
 static inline bool unit_check(bool ok, const char *file, int line, const char *cond)
 {
 	unit_checks++;
@@ -97,7 +99,9 @@ static inline bool unit_expect_str(const char *file, int line, const char *what,
 	return false;
 }
 
-/* CHECK(condition): the condition must hold. */
+/* Each check is an expression, true when it passed, so that a check can
+   guard those that make sense only after it: if (CHECK(p)) EXPECT_INT(3, p->n).
+   CHECK(condition): the condition must hold. */
 #define CHECK(cond) unit_check((cond), __FILE__, __LINE__, #cond)
 /* EXPECT_INT(expected, actual): integers (signed or unsigned, up to 63 bits). */
 #define EXPECT_INT(expected, actual) \
