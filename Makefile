@@ -41,6 +41,7 @@ TEST_DEPS = bin:ld.gold=binutils bin:ld.lld=lld bin:gcov-tool=gcc
 
 all: build
 -include $(sort $(wildcard */build.mk))
+-include tests/unit/build.mk
 build: $(PROGS)
 
 # Rebuild everything when the compiler or the flags change (SAN=1 and back).

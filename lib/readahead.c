@@ -349,9 +349,12 @@ void readahead_read(struct readahead *ra, uint64_t offset, uint64_t count)
 			sync_read_ahead(ra, index, last - index);
 		if (!present(ra, index) && add_folio(ra, index, 0, false))
 			read_pages(ra);
+		/* filemap_get_read_batch: the batch ends at a marked folio */
 		while (index < last && present(ra, index)) {
 			folio = ra->folio[index];
 			index = folio + ((uint64_t)1 << ra->order[folio]);
+			if (ra->marked[folio])
+				break;
 		}
 		if (folio != NO_FOLIO && ra->marked[folio])
 			async_read_ahead(ra, folio, folio, last - folio);
