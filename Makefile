@@ -68,7 +68,7 @@ $(LIB): $(LIB_OBJS)
 
 check:
 	@$(MAKE) --no-print-directory deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all unit-build
 	TOP='$(CURDIR)' tests/run $(TESTS)
 
 demo:

@@ -14,7 +14,6 @@ unit-build: $(UNIT_PROGS)
 unit: unit-build
 	TOP='$(CURDIR)' tests/t-unit.sh
 
-check: unit-build
 
 clean::
 	rm -f $(UNIT_PROGS)
