@@ -54,10 +54,10 @@ expect_no_grep '^never ran:' gate.out "the report of counts that wrap"
 status=0
 "$LC" report good.data half.data > half.out 2> half.err || status=$?
 ((status == 1)) || fail "report with a refused file: status $status"
-expect_grep '^ +3 +1 +25  f a.c:3  x \(expect 1\)$' half.out "the counts without the refused file"
+expect_grep '^ +3 +1 +25.00  f a.c:3  x \(expect 1\)$' half.out "the counts without the refused file"
 # counts past 2^64 / 100: the percentage is still the right one
 "$LC" report big.data > big.out || fail "report of big counts failed"
-expect_grep '^ +1 1000000000000000000 +99  f a.c:3  x \(expect 1\)$' big.out "the report of big counts"
+expect_grep '^ +1 1000000000000000000 +99.99  f a.c:3  x \(expect 1\)$' big.out "the report of big counts"
 
 need gcc gcov
 cat > m.c <<'EOF2'
