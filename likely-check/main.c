@@ -20,7 +20,7 @@ static const char description[] =
 	"Counting mode: build with the flags `likely-check cflags` prints (the header\n"
 	"redefines __builtin_expect, no source change) and link with `likely-check\n"
 	"ldflags`, or run the program under `likely-check run`, which preloads the\n"
-	"runtime.  Each process writes likely-check.PID at exit.\n"
+	"runtime.  Each process writes likely-check.PID.SUFFIX at exit.\n"
 	"Profile mode: from a --coverage build of the unmodified program, `profile`\n"
 	"finds the hint sites of each SOURCE through the preprocessor, the branch\n"
 	"on each in gcc's own view (a compile with the build's --cc and --cflags)\n"
@@ -73,7 +73,7 @@ static char *support_dir(void)
 static const char *run_dir;
 
 static const struct cli_option run_options[] = {
-	{ "--dir", 0, CLI_STRING, &run_dir, "DIR", "where the runtime writes likely-check.PID (default .);\n"
+	{ "--dir", 0, CLI_STRING, &run_dir, "DIR", "where the runtime writes likely-check.PID.SUFFIX (default .);\n"
 	  "created when missing" },
 	{ 0 }
 };
@@ -81,7 +81,7 @@ static const struct cli_option run_options[] = {
 static const struct cli_command run_command = {
 	.name = "likely-check run", .operands = "[--] COMMAND [ARG]...", .options = run_options,
 	.description = "Runs COMMAND with the counting runtime preloaded; each process of it\n"
-		       "writes likely-check.PID at exit.\n",
+		       "writes likely-check.PID.SUFFIX at exit.\n",
 	.footer = exit_status, .flags = CLI_STOP_AT_OPERAND, .min_operands = 1, .missing = "no command given",
 };
 

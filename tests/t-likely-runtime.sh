@@ -76,7 +76,7 @@ LIKELY_CHECK_DIR=$PWD/missing LD_PRELOAD=$TOP/likely-check/liblikely-check.so ./
 (( status == 3 )) || fail "run with an unwritable folder exited $status"
 expect_same want.out bad.out "output with an unwritable folder"
 expect_lines bad.err 1 "messages with an unwritable folder"
-expect_grep '^likely-check: .*/missing/likely-check\.[0-9]+: No such file or directory$' bad.err
+expect_grep '^likely-check: .*/missing: cannot write the counts: No such file or directory$' bad.err
 
 # linked against the runtime: no preload needed
 gcc -O2 $("$LC" cflags) -o linked prog.c $("$LC" ldflags) -ldl || fail "cannot link with ldflags"
