@@ -260,7 +260,7 @@ static void print_uncounted(struct site **sites, size_t n, const struct tally *t
 				       sites[i]->line, sites[i]->expression, sites[i]->expect);
 	}
 	if (t->unmatched) {
-		printf("\nnot matched to gcov's branch counts:\n");
+		printf("\nnot matched to a branch of the coverage build:\n");
 		for (i = 0; i < n; i++)
 			if (sites[i]->reason)
 				printf("  %s %s:%u  %s: %s\n", sites[i]->function, sites[i]->file,
@@ -277,7 +277,7 @@ static void print_text(struct site **sites, size_t n, const struct report_option
 	printf("%zu hint sites: %zu ran, %zu constant, %zu never ran", n, t->ran, t->constant,
 	       t->never);
 	if (profile)
-		printf(", %zu not matched to gcov", t->unmatched);
+		printf(", %zu not matched to a branch", t->unmatched);
 	printf("\n");
 	if (o->threshold >= 0)
 		printf("! marks sites wrong more than %g%% of the time\n", o->threshold);
