@@ -217,6 +217,25 @@ static const struct cli_command macros_command = {
 	.footer = exit_status, .min_operands = 1, .missing = "no source file given",
 };
 
+/* True after saying so when sources[i] is a file named before it: its
+   sites would be counted twice. */
+static bool given_before(char **sources, int i)
+{
+	struct stat st, earlier;
+	int j;
+
+	if (stat(sources[i], &st) < 0)
+		return false;
+	for (j = 0; j < i; j++)
+		if (stat(sources[j], &earlier) == 0 && earlier.st_dev == st.st_dev &&
+		    earlier.st_ino == st.st_ino) {
+			error("%s: given twice (it is %s): its sites would be counted twice", sources[i],
+			      sources[j]);
+			return true;
+		}
+	return false;
+}
+
 static int command_profile_or_macros(int argc, char **argv, bool macros_only)
 {
 	struct site_table table = { 0 };
@@ -227,7 +246,7 @@ static int command_profile_or_macros(int argc, char **argv, bool macros_only)
 	profile_options.macros_only = macros_only;
 	table.profile = !macros_only;
 	for (i = 0; i < count; i++)
-		if (profile_source(&table, sources[i], &profile_options) < 0)
+		if (given_before(sources, i) || profile_source(&table, sources[i], &profile_options) < 0)
 			status = EXIT_INPUT;
 	if (status) {
 		/* a partial table would read as sites that never ran */

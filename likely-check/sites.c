@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 char *path_normalize(const char *path)
 {
@@ -265,7 +266,11 @@ static bool read_macro(struct site_table *table, char *line)
    or a new string saying what is wrong with the line. */
 static char *read_record(struct site_table *table, char *line)
 {
-	if (strncmp(line, "module ", 7) == 0 || line[0] == '\0')
+	if (strncmp(line, "module ", 7) == 0) {
+		table->counting = true;
+		return NULL;
+	}
+	if (line[0] == '\0')
 		return NULL;
 	if (strcmp(line, "source profile") == 0) {
 		table->profile = true;
@@ -300,6 +305,11 @@ void site_table_free(struct site_table *table)
 		free(table->macros[i].macro);
 	}
 	free(table->macros);
+	for (i = 0; i < table->read_count; i++)
+		free(table->read[i].name);
+	free(table->read);
+	free(table->first_counting);
+	free(table->first_profile);
 	for (i = 0; i < table->macro_at.capacity; i++)
 		free((char *)table->macro_at.slots[i].key);
 	strmap_free(&table->macro_at);
@@ -342,6 +352,53 @@ static bool merge_file(struct site_table *table, const struct site_table *from)
 				      from->macros[i].macro);
 	table->total = total;
 	table->profile |= from->profile;
+	table->counting |= from->counting;
+	return true;
+}
+
+/* False after saying why when the file at path (open as f) was read into
+   table before, under this name or another. */
+static bool first_reading(struct site_table *table, const char *path, FILE *f)
+{
+	struct stat st;
+	struct read_file *r;
+	size_t i;
+
+	if (fstat(fileno(f), &st) < 0)
+		return true;
+	for (i = 0; i < table->read_count; i++)
+		if (table->read[i].device == st.st_dev && table->read[i].inode == st.st_ino &&
+		    S_ISREG(st.st_mode)) {
+			error("%s: given twice (it is %s, read already): its counts would be added twice",
+			      path, table->read[i].name);
+			return false;
+		}
+	r = ARRAY_PUSH(table->read, table->read_count, table->read_capacity);
+	r->device = st.st_dev;
+	r->inode = st.st_ino;
+	r->name = xstrdup(path);
+	return true;
+}
+
+/* False after saying why when file (read from path) holds data of the
+   other mode than the files read into table before: counting-mode and
+   profile-mode data of one program count the same runs twice. */
+static bool same_mode(struct site_table *table, const struct site_table *file, const char *path)
+{
+	if (file->profile && table->first_counting) {
+		error("%s: profile-mode data beside counting-mode data (%s): the same runs would be "
+		      "counted twice (compare them instead)", path, table->first_counting);
+		return false;
+	}
+	if (file->counting && table->first_profile) {
+		error("%s: counting-mode data beside profile-mode data (%s): the same runs would be "
+		      "counted twice (compare them instead)", path, table->first_profile);
+		return false;
+	}
+	if (file->profile && !table->first_profile)
+		table->first_profile = xstrdup(path);
+	if (file->counting && !table->first_counting)
+		table->first_counting = xstrdup(path);
 	return true;
 }
 
@@ -357,6 +414,11 @@ int site_table_read(struct site_table *table, const char *path)
 
 	if (!f) {
 		error("%s: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!first_reading(table, path, f)) {
+		if (f != stdin)
+			fclose(f);
 		return -1;
 	}
 	while ((len = getline(&line, &cap, f)) > 0) {
@@ -386,7 +448,9 @@ int site_table_read(struct site_table *table, const char *path)
 	free(line);
 	if (f != stdin)
 		fclose(f);
-	if (status == 0 && !merge_file(table, &file)) {
+	if (status == 0 && !same_mode(table, &file, path)) {
+		status = -1;
+	} else if (status == 0 && !merge_file(table, &file)) {
 		error("%s: " COUNT_OVERFLOW " with the earlier files' " CORRUPT, path);
 		status = -1;
 	}

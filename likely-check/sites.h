@@ -5,6 +5,7 @@
 #include "util.h"
 
 #include <stdio.h>
+#include <sys/types.h>
 
 struct site {
 	char *file, *function, *expression;
@@ -25,7 +26,12 @@ struct site_table {
 	size_t macro_count, macro_capacity;
 	struct strmap macro_at;  /* "file-name:line" -> macro */
 	size_t files_read;
-	bool profile; /* some input came from profile mode */
+	bool profile;  /* some input came from profile mode */
+	bool counting; /* some input came from counting mode (has module lines) */
+	/* the files read, to refuse one given twice, and the first of each mode */
+	struct read_file { dev_t device; ino_t inode; char *name; } *read;
+	size_t read_count, read_capacity;
+	char *first_counting, *first_profile;
 	/* correct + incorrect over every site: kept below 2^64, so that no sum
 	   of a site's, a macro's or all counts wraps */
 	unsigned long long total;
@@ -43,7 +49,9 @@ int site_add_counts(struct site_table *table, struct site *site, unsigned long l
 /* Adds the counts of one data file (counting or profile mode) to the
    table, all or nothing; returns 0, or -1 after printing "file:line: what"
    of the line that makes the file unusable (a malformed line, a negative
-   count, counts that overflow). */
+   count, counts that overflow), or why the file cannot join the table: it
+   is one read before (its counts would be added twice), or of the other
+   mode than those before (the same runs counted twice). */
 int site_table_read(struct site_table *table, const char *path);
 
 /* Records that the hint sites at file:line come from the project macro
