@@ -71,32 +71,6 @@ static void index_table(struct site_table *table, struct strmap *full, struct st
 	}
 }
 
-/* How many trailing components the paths a and b share, or -1 when
-   neither is the other's tail (lib/a/util.h and lib/b/util.h are two
-   files; /src/lib/lz4.c and lib/lz4.c may be one). */
-static int shared_tail(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	int components = 0;
-
-	while (la > 0 && lb > 0) {
-		size_t ea = la, eb = lb;
-
-		while (la > 0 && a[la - 1] != '/')
-			la--;
-		while (lb > 0 && b[lb - 1] != '/')
-			lb--;
-		if (ea - la != eb - lb || strncmp(a + la, b + lb, ea - la) != 0)
-			return -1;
-		components++;
-		if (la == 0 || lb == 0)
-			return components;
-		la--;
-		lb--;
-	}
-	return components;
-}
-
 /* The site of bucket (unpaired, NULL: none) whose path is the left site
    l's, or the longest tail of it; NULL when two are as good (which one is
    l cannot be told). */
@@ -109,7 +83,7 @@ static struct site *best_match(const struct site *l, const struct bucket *bucket
 
 	for (i = 0; bucket && i < bucket->count; i++) {
 		struct site *r = bucket->sites[i];
-		int tail = r->paired ? -1 : shared_tail(l->file, r->file);
+		int tail = r->paired ? -1 : path_shared_tail(l->file, r->file);
 
 		if (tail < 0)
 			continue;

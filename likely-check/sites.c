@@ -102,38 +102,93 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+int path_shared_tail(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	int components = 0;
+
+	while (la > 0 && lb > 0) {
+		size_t ea = la, eb = lb;
+
+		while (la > 0 && a[la - 1] != '/')
+			la--;
+		while (lb > 0 && b[lb - 1] != '/')
+			lb--;
+		if (ea - la != eb - lb || strncmp(a + la, b + lb, ea - la) != 0)
+			return -1;
+		components++;
+		if (la == 0 || lb == 0)
+			return components;
+		la--;
+		lb--;
+	}
+	return components;
+}
+
 void site_table_note_macro(struct site_table *table, const char *file, unsigned int line,
 			   const char *macro)
 {
-	char *key = xasprintf("%s:%u", base_name(file), line);
+	char *normal = path_normalize(file), *key = xasprintf("%s:%u", normal, line);
 	void **slot = strmap_slot(&table->macro_at, key);
 	struct macro_note *note;
 
 	if (*slot) {
 		free(key);
+		free(normal);
 		return;
 	}
 	*slot = xstrdup(macro);
 	note = ARRAY_PUSH(table->macros, table->macro_count, table->macro_capacity);
-	note->file = xstrdup(file);
+	note->file = normal;
 	note->line = line;
 	note->macro = *slot;
 }
 
 void site_table_attach_macros(struct site_table *table)
 {
-	size_t i;
+	struct strmap by_line = { 0 }; /* "name:line" -> the first note, + 1 */
+	size_t i, j;
 
+	for (i = 0; i < table->macro_count; i++) {
+		char *key = xasprintf("%s:%u", base_name(table->macros[i].file), table->macros[i].line);
+		void **slot = strmap_slot(&by_line, key);
+
+		if (*slot)
+			free(key);
+		else
+			*slot = (void *)(i + 1);
+	}
 	for (i = 0; i < table->count && table->macro_count; i++) {
 		struct site *s = table->sites[i];
-		char *key;
+		char *key = xasprintf("%s:%u", base_name(s->file), s->line);
+		size_t first = (size_t)strmap_get(&by_line, key);
+		const struct macro_note *best = NULL;
+		int best_tail = -1;
+		bool tie = false;
 
-		if (s->macro)
-			continue;
-		key = xasprintf("%s:%u", base_name(s->file), s->line);
-		s->macro = strmap_get(&table->macro_at, key);
 		free(key);
+		for (j = first ? first - 1 : table->macro_count; j < table->macro_count; j++) {
+			const struct macro_note *n = &table->macros[j];
+			int tail;
+
+			if (n->line != s->line ||
+			    strcmp(base_name(n->file), base_name(s->file)) != 0)
+				continue;
+			tail = path_shared_tail(n->file, s->file);
+			if (tail > best_tail) {
+				best = n;
+				best_tail = tail;
+				tie = false;
+			} else if (tail == best_tail && tail >= 0 && strcmp(n->macro, best->macro) != 0) {
+				tie = true;
+			}
+		}
+		if (!s->macro && best && !tie)
+			s->macro = best->macro;
 	}
+	for (i = 0; i < by_line.capacity; i++)
+		free((char *)by_line.slots[i].key);
+	strmap_free(&by_line);
 }
 
 int site_add_counts(struct site_table *table, struct site *site, unsigned long long correct,

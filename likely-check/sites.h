@@ -24,7 +24,7 @@ struct site_table {
 	struct strmap by_key;
 	struct macro_note { char *file, *macro; unsigned int line; } *macros;
 	size_t macro_count, macro_capacity;
-	struct strmap macro_at;  /* "file-name:line" -> macro */
+	struct strmap macro_at;  /* "file:line" -> macro, the file normalized */
 	size_t files_read;
 	bool profile;  /* some input came from profile mode */
 	bool counting; /* some input came from counting mode (has module lines) */
@@ -59,7 +59,9 @@ int site_table_read(struct site_table *table, const char *path);
 void site_table_note_macro(struct site_table *table, const char *file, unsigned int line,
 			   const char *macro);
 
-/* Gives each site the macro noted for its file name and line, if any. */
+/* Gives each site the macro noted for its file and line, if any: a note's
+   file spelled otherwise (absolute, relative) is the site's when one is the
+   other's tail and no other note of that line is as close. */
 void site_table_attach_macros(struct site_table *table);
 
 /* Frees every site, macro note and key of table and zeroes it. */
@@ -71,6 +73,11 @@ void site_table_write(const struct site_table *table, FILE *out);
 /* Returns path with "dir/.." and "./" parts removed, without asking the
    file system (a build's and a profile's spellings of one header agree). */
 char *path_normalize(const char *path);
+
+/* How many trailing components the paths a and b share, or -1 when
+   neither is the other's tail (lib/a/util.h and lib/b/util.h are two
+   files; /src/lib/lz4.c and lib/lz4.c may be one). */
+int path_shared_tail(const char *a, const char *b);
 
 /* Removes every blank from s in place (to compare expression spellings). */
 void squeeze_blanks(char *s);

@@ -1,10 +1,11 @@
 #!/bin/bash
-# likely-check compare pairs a site with the site of the same file: sites
-# of two headers of one name (lib/a/util.h and lib/b/util.h, at one line,
-# with one expression) were paired by the file name alone, one of them
-# twice, and compare said DIFFER (and "right only") where both sides agree.
-# A path and a longer spelling of it (absolute against relative) still
-# pair; when two files could be the one, none is guessed.
+# Sites of two files of one name (lib/a/util.h and lib/b/util.h, at one
+# line, with one expression) are told apart.  compare paired them by the
+# file name alone, one of them twice, and said DIFFER (and "right only")
+# where both sides agree; report gave both the macro noted for the first
+# file (the other file's note was dropped), so its by-macro sums were
+# wrong.  A path and a longer spelling of it (absolute against relative)
+# still go together; when two files could be the one, none is guessed.
 . "$(dirname "$0")/lib.sh"
 LC=$TOP/likely-check/likely-check
 [[ -x $LC ]] || fail "likely-check is not built (run make)"
@@ -26,4 +27,10 @@ expect_grep '^2 same, 0 differ, 0 unmatched, 0 on one side only$' same.out
 run_ok guess.out "$LC" compare bare.data right.data
 expect_grep '^0 same, 0 differ, 0 unmatched, 3 on one side only$' guess.out
 expect_grep '^ +3 +1 +- +-  left only ' guess.out "the site that could be either"
+
+# report: each site gets the macro of its own file
+printf 'likely-check 1\nmacro 10\t/src/p/lib/a/util.h\tCHECK_A (a.h:1)\nmacro 10\tlib/b/util.h\tCHECK_B (b.h:1)\n' > macros.data
+run_ok macros.out "$LC" report left.data macros.data
+expect_grep '^ +3 +1 +25.00 +1  CHECK_A \(a.h:1\)$' macros.out "the sums of CHECK_A"
+expect_grep '^ +5 +5 +50.00 +1  CHECK_B \(b.h:1\)$' macros.out "the sums of CHECK_B"
 exit 0
