@@ -378,9 +378,9 @@ static int credit_line(struct site_table *table, const struct scan_site **sites,
 			reason = xstrdup("no code at this line in gcc's view (the value was folded at "
 					 "compile time, or its function was not emitted)");
 		else if (!reason && !p)
-			reason = xasprintf("%zu hint sites on this line, in %zu places of gcc's view: "
-					   "hints inside one macro invocation cannot be told apart",
-					   n, places);
+			reason = xasprintf("%zu hint sites on this line, %zu places for them in gcc's "
+					   "view: which is which cannot be told (hints of one macro "
+					   "invocation, or one folded at compile time)", n, places);
 		else if (!reason && p->reason)
 			reason = xstrdup(p->reason);
 		if (p && p->overflow) {
