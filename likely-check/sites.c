@@ -440,6 +440,11 @@ static bool first_reading(struct site_table *table, const char *path, FILE *f)
    profile-mode data of one program count the same runs twice. */
 static bool same_mode(struct site_table *table, const struct site_table *file, const char *path)
 {
+	if (file->profile && file->counting) {
+		error("%s: holds counting-mode data (module lines) and profile-mode data: the same runs "
+		      "would be counted twice", path);
+		return false;
+	}
 	if (file->profile && table->first_counting) {
 		error("%s: profile-mode data beside counting-mode data (%s): the same runs would be "
 		      "counted twice (compare them instead)", path, table->first_counting);

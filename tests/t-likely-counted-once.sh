@@ -13,6 +13,7 @@ printf 'likely-check 1\nmodule /bin/prog\nsite 3 1 0 1 7\ta.c\tf\tx\n' > count.d
 printf 'likely-check 1\nmodule /bin/prog\nsite 5 5 0 1 7\ta.c\tf\tx\n' > count2.data
 printf 'likely-check 1\nsource profile\nsite 3 1 0 1 7\ta.c\tf\tx\n' > prof.data
 printf 'likely-check 1\nmacro 7\ta.c\tM (a.h:1)\n' > macros.data
+printf 'likely-check 1\nsource profile\nmodule /bin/prog\nsite 3 1 0 1 7\ta.c\tf\tx\n' > mixed.data
 ln count.data hard.data || fail "cannot make a hard link"
 
 # status|arguments|pattern on stderr (empty: stderr must be empty)|the row of a.c:7, if a report
@@ -33,6 +34,7 @@ done <<'EOF2'
 1|report count.data prof.data|^likely-check: prof.data: profile-mode data beside counting-mode data \(count.data\): the same runs would be counted twice \(compare them instead\)$|^ +3 +1 +25.00  f a.c:7 
 1|report prof.data count.data|^likely-check: count.data: counting-mode data beside profile-mode data \(prof.data\)|^ +3 +1 +25.00  f a.c:7 
 1|compare count.data hard.data -- prof.data|^likely-check: hard.data: given twice
+1|report count2.data mixed.data|^likely-check: mixed.data: holds counting-mode data \(module lines\) and profile-mode data: the same runs would be counted twice$|^ +5 +5 +50.00  f a.c:7 
 0|report count.data count2.data macros.data||^ +8 +6 +42.85  f a.c:7 
 0|compare count.data -- prof.data||
 0|compare count.data count.data||
