@@ -4,9 +4,10 @@
 # past 2^64 - 1, counts whose sum passes 2^64 (it wrapped: a site became
 # "never ran" and the --fail-over gate passed with exit 0), each with
 # file:line and exit 1, and a refused file adds nothing; a .gcda cut short
-# (gcov reads it as zero counts without a word), a counter no run gives
-# and counters whose flow does not add up make profile fail for that
-# source, and --out is left alone (and nothing goes to stdout).
+# (gcov reads it as zero counts without a word), a counter no run gives,
+# counters whose flow does not add up and a missing .gcda (its sites read
+# as never run) make profile fail for that source, and --out is left alone
+# (and nothing goes to stdout).
 . "$(dirname "$0")/lib.sh"
 LC=$TOP/likely-check/likely-check
 [[ -x $LC ]] || fail "likely-check is not built (run make)"
@@ -113,5 +114,13 @@ expect_exit 1 flow.out "$LC" profile --objdir obj --out flow.data m.c
 expect_grep '^likely-check: obj/m.gcda: main: its counts do not add up \(the arc from block [0-9]+ to [0-9]+ comes out negative\); its counts cannot be used for m.c$' flow.out.err
 [[ $(cat flow.data) == kept ]] || fail "profile of counts that do not add up replaced --out's file"
 expect_empty flow.out "profile of counts that do not add up: stdout"
+
+# no .gcda at all (the build never ran, GCOV_PREFIX sent it elsewhere):
+# its sites read as never run, exit 0; now refused
+rm obj/m.gcda
+printf 'kept\n' > missing.data
+expect_exit 1 missing.out "$LC" profile --objdir obj --out missing.data m.c
+expect_grep '^likely-check: obj/m.gcda: no counts for m.c \(No such file or directory\): the coverage build did not run it, or wrote its counts elsewhere \(GCOV_PREFIX, another --objdir\)$' missing.out.err
+[[ $(cat missing.data) == kept ]] || fail "profile without a .gcda replaced --out's file"
 cp whole.gcda obj/m.gcda
 exit 0
