@@ -1,7 +1,10 @@
 /* cygtrace runtime: __cyg_profile_func_enter/exit for programs built with
    -finstrument-functions.  Records the first entry of every function at
    native speed and writes it, with the module table, to
-   $CYGTRACE_DIR/cygtrace.<pid>.  Output format: see cygtrace(1).
+   $CYGTRACE_DIR/cygtrace.<pid>.<suffix> (the folder as it was at start-up;
+   suffix random, the name taken only when no file has it, so that two
+   processes never share one, not with the same pid: PID namespaces, a pid
+   reused).  Output format: see cygtrace(1).
 
    This code runs inside someone else's program: it never exits, aborts,
    allocates with malloc, takes a lock or prints to stdout; it reports a
@@ -81,6 +84,13 @@ static char stop_function_name[256];
 static uint64_t start_ns;
 static _Atomic int reported;
 static _Atomic pid_t written_pid[4]; /* per reason: the pid that wrote it */
+/* The folder the trace goes to, made absolute at start-up (a program that
+   changes directory writes where it was asked to), and the name this
+   process's trace took at its first write (a later write replaces it);
+   trace_pid tells a fork child, which takes a name of its own. */
+static char trace_dir[PATH_MAX];
+static char trace_path[PATH_MAX + 64];
+static pid_t trace_pid;
 
 static __thread uint32_t thread_id __attribute__((tls_model("initial-exec")));
 
@@ -302,13 +312,84 @@ HIDDEN static void write_command(struct writer *w)
 	writer_put(w, "\n", 1);
 }
 
+/* Sets trace_dir from CYGTRACE_DIR (or ".") and the working directory. */
+HIDDEN static void pin_trace_dir(void)
+{
+	const char *dir = secure_getenv("CYGTRACE_DIR");
+	char cwd[PATH_MAX];
+
+	if (!dir || !*dir)
+		dir = ".";
+	if (dir[0] != '/' && getcwd(cwd, sizeof(cwd))) {
+		if (!strcmp(dir, "."))
+			snprintf(trace_dir, sizeof(trace_dir), "%s", cwd);
+		else if ((size_t)snprintf(trace_dir, sizeof(trace_dir), "%s/%s", cwd, dir) >= sizeof(trace_dir))
+			snprintf(trace_dir, sizeof(trace_dir), "%s", dir);
+	} else {
+		snprintf(trace_dir, sizeof(trace_dir), "%s", dir);
+	}
+}
+
+/* 32 bits that another process will not draw: the kernel's random
+   numbers, else the clock, the pid and an address. */
+HIDDEN static uint32_t random_suffix(void)
+{
+	static _Atomic unsigned int calls;
+	uint32_t value = 0;
+
+	if (syscall(SYS_getrandom, &value, sizeof(value), 1 /* GRND_NONBLOCK */) == sizeof(value))
+		return value;
+	return (uint32_t)(now_ns() ^ ((uint64_t)getpid() << 16) ^ (uintptr_t)&value ^
+			  (atomic_fetch_add(&calls, 1) + 1) * 2654435761u);
+}
+
+/* Gives the complete trace at temporary its name: the one this process
+   took before (replaced), else a new cygtrace.PID.SUFFIX in trace_dir,
+   linked only when the name is free (another process's trace is never
+   replaced), or on a file system without links claimed with O_EXCL and
+   renamed onto.  0, or -1 with errno set (temporary is left). */
+HIDDEN static int publish(const char *temporary, pid_t pid)
+{
+	char path[sizeof(trace_path)];
+	int attempt, fd, err;
+
+	if (trace_pid == pid && trace_path[0])
+		return rename(temporary, trace_path);
+	for (attempt = 0; attempt < 64; attempt++) {
+		snprintf(path, sizeof(path), "%s/cygtrace.%d.%08x", trace_dir, (int)pid,
+			 (unsigned int)random_suffix());
+		if (link(temporary, path) == 0) {
+			unlink(temporary);
+		} else if (errno == EEXIST) {
+			continue;
+		} else {
+			fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+			if (fd < 0 && errno == EEXIST)
+				continue;
+			if (fd < 0)
+				return -1;
+			close(fd);
+			if (rename(temporary, path) < 0) {
+				err = errno;
+				unlink(path);
+				errno = err;
+				return -1;
+			}
+		}
+		memcpy(trace_path, path, sizeof(path));
+		trace_pid = pid;
+		return 0;
+	}
+	errno = EEXIST;
+	return -1;
+}
+
 enum reason { REASON_EXIT, REASON_STOP, REASON_FORK };
 static const char *const reason_names[] = { "exit", "stop", "fork" };
 
 HIDDEN static void write_trace(enum reason reason)
 {
-	const char *dir = secure_getenv("CYGTRACE_DIR");
-	char path[PATH_MAX], temporary[PATH_MAX + 16];
+	char what[PATH_MAX + 32], temporary[PATH_MAX + 64];
 	struct writer w;
 	pid_t pid = getpid();
 	uint32_t count = atomic_load(&record_count), i;
@@ -319,15 +400,15 @@ HIDDEN static void write_trace(enum reason reason)
 		return;
 	if (count > RECORD_CAPACITY)
 		count = RECORD_CAPACITY;
-	if (!dir || !*dir)
-		dir = ".";
-	snprintf(path, sizeof(path), "%s/cygtrace.%d", dir, (int)pid);
-	snprintf(temporary, sizeof(temporary), "%s.tmpXXXXXX", path);
+	if (!trace_dir[0])
+		pin_trace_dir();
+	snprintf(what, sizeof(what), "%s: cannot write the trace", trace_dir);
+	snprintf(temporary, sizeof(temporary), "%s/.cygtrace.%d.tmpXXXXXX", trace_dir, (int)pid);
 	w.fd = mkstemp(temporary);
 	w.failed = 0;
 	w.used = 0;
 	if (w.fd < 0) {
-		report_once(path, strerror(errno));
+		report_once(what, strerror(errno));
 		errno = saved_errno;
 		return;
 	}
@@ -380,9 +461,9 @@ HIDDEN static void write_trace(enum reason reason)
 		w.failed = errno;
 	if (w.failed) {
 		unlink(temporary);
-		report_once(path, strerror(w.failed));
-	} else if (rename(temporary, path) < 0) {
-		report_once(path, strerror(errno));
+		report_once(what, strerror(w.failed));
+	} else if (publish(temporary, pid) < 0) {
+		report_once(what, strerror(errno));
 		unlink(temporary);
 	}
 	errno = saved_errno;
@@ -661,6 +742,7 @@ __attribute__((constructor(101), no_instrument_function)) static void cygtrace_i
 			edge_sample = (unsigned)n;
 		}
 	}
+	pin_trace_dir();
 	parse_stop(secure_getenv("CYGTRACE_STOP"));
 	pthread_atfork(NULL, after_fork_parent, after_fork_child);
 	atexit(at_exit);

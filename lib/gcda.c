@@ -28,7 +28,7 @@ static uint32_t word_at(const unsigned char *p, bool swapped)
    before) and writes an all-zero counter record as its negated length with
    no data.  The version word is "B22*" for 12.2: tens as a letter from
    'A', then units. */
-static bool version_12_or_later(uint32_t version)
+bool gcda_version_12_or_later(uint32_t version)
 {
 	unsigned tens = version >> 24, units = (version >> 16) & 0xff;
 
@@ -54,7 +54,7 @@ static int walk(const unsigned char *data, size_t size, char **why)
 		*why = xstrdup("not a gcov data file (no 'gcda' magic)");
 		return -1;
 	}
-	modern = version_12_or_later(word_at(data + 4, swapped));
+	modern = gcda_version_12_or_later(word_at(data + 4, swapped));
 	header = modern ? 16 : 12;
 	if (size < header) {
 		*why = xasprintf("truncated: %zu bytes, shorter than a header", size);

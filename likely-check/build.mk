@@ -1,6 +1,7 @@
 # likely-check: the report CLI, the counting header and its runtime.
 LIKELY_CHECK_OBJS = likely-check/main.o likely-check/sites.o likely-check/report.o \
-	likely-check/profile.o likely-check/scan.o likely-check/compare.o
+	likely-check/profile.o likely-check/scan.o likely-check/compare.o likely-check/gimple.o \
+	likely-check/arcs.o
 PROGS += likely-check/likely-check likely-check/liblikely-check.so
 BIN_PROGS += likely-check/likely-check
 MAN1 += likely-check/likely-check.1

@@ -12,7 +12,8 @@ static const char *base_name(const char *path)
 }
 
 /* Paths differ between a build and a profile run (absolute, relative); the
-   file name, the line and the expression without blanks do not. */
+   file name, the line and the expression without blanks do not.  Sites of
+   one key are told apart by their paths' tails. */
 static char *site_key(const struct site *s, bool with_expression)
 {
 	char *expression = xstrdup(s->expression), *key;
@@ -24,21 +25,77 @@ static char *site_key(const struct site *s, bool with_expression)
 	return key;
 }
 
-static void index_table(struct site_table *table, struct strmap *full, struct strmap *by_line,
-			struct strmap *line_count)
+/* The sites of one key. */
+struct bucket {
+	struct site **sites;
+	size_t count, capacity;
+};
+
+static void add_to(struct strmap *map, char *key, struct site *s)
+{
+	void **slot = strmap_slot(map, key);
+	struct bucket *b = *slot;
+
+	if (!b)
+		*slot = b = xcalloc(1, sizeof(*b));
+	else
+		free(key);
+	*ARRAY_PUSH(b->sites, b->count, b->capacity) = s;
+}
+
+static void free_buckets(struct strmap *map)
+{
+	size_t i;
+
+	for (i = 0; i < map->capacity; i++) {
+		struct bucket *b = map->slots[i].value;
+
+		if (!map->slots[i].key)
+			continue;
+		free(b->sites);
+		free(b);
+		free((char *)map->slots[i].key);
+	}
+	strmap_free(map);
+}
+
+static void index_table(struct site_table *table, struct strmap *full, struct strmap *by_line)
 {
 	size_t i;
 
 	for (i = 0; i < table->count; i++) {
 		struct site *s = table->sites[i];
-		char *line_key = site_key(s, false);
-		void **slot;
 
-		*strmap_slot(full, site_key(s, true)) = s;
-		*strmap_slot(by_line, line_key) = s;
-		slot = strmap_slot(line_count, line_key);
-		*slot = (char *)*slot + 1;
+		add_to(full, site_key(s, true), s);
+		add_to(by_line, site_key(s, false), s);
 	}
+}
+
+/* The site of bucket (unpaired, NULL: none) whose path is the left site
+   l's, or the longest tail of it; NULL when two are as good (which one is
+   l cannot be told). */
+static struct site *best_match(const struct site *l, const struct bucket *bucket)
+{
+	struct site *best = NULL;
+	int best_tail = -1;
+	bool tie = false;
+	size_t i;
+
+	for (i = 0; bucket && i < bucket->count; i++) {
+		struct site *r = bucket->sites[i];
+		int tail = r->paired ? -1 : path_shared_tail(l->file, r->file);
+
+		if (tail < 0)
+			continue;
+		if (tail > best_tail) {
+			best = r;
+			best_tail = tail;
+			tie = false;
+		} else if (tail == best_tail) {
+			tie = true;
+		}
+	}
+	return tie ? NULL : best;
 }
 
 static void print_counts(const struct site *s)
@@ -65,11 +122,11 @@ static int by_location(const void *pa, const void *pb)
 
 size_t compare_print(struct site_table *left, struct site_table *right)
 {
-	struct strmap full = { 0 }, by_line = { 0 }, line_count = { 0 };
+	struct strmap full = { 0 }, by_line = { 0 };
 	size_t i, same = 0, differ = 0, unmatched = 0, one_side = 0;
 	struct site **order = xcalloc(left->count + 1, sizeof(*order));
 
-	index_table(right, &full, &by_line, &line_count);
+	index_table(right, &full, &by_line);
 	if (left->count)
 		memcpy(order, left->sites, left->count * sizeof(*order));
 	qsort(order, left->count, sizeof(*order), by_location);
@@ -80,9 +137,14 @@ size_t compare_print(struct site_table *left, struct site_table *right)
 		char *key = site_key(l, true), *line_key = site_key(l, false);
 		const char *verdict;
 
-		r = strmap_get(&full, key);
-		if (!r && (size_t)strmap_get(&line_count, line_key) == 1)
-			r = strmap_get(&by_line, line_key);
+		r = best_match(l, strmap_get(&full, key));
+		if (!r) {
+			/* the expression spelled otherwise: the one site of its line */
+			const struct bucket *line = strmap_get(&by_line, line_key);
+
+			if (line && line->count == 1)
+				r = best_match(l, line);
+		}
 		if (r)
 			r->paired = true;
 		if (!r) {
@@ -121,8 +183,7 @@ size_t compare_print(struct site_table *left, struct site_table *right)
 	printf("\n%zu same, %zu differ, %zu unmatched, %zu on one side only\n", same, differ,
 	       unmatched, one_side);
 	free(order);
-	strmap_free(&full);
-	strmap_free(&by_line);
-	strmap_free(&line_count);
+	free_buckets(&full);
+	free_buckets(&by_line);
 	return differ;
 }

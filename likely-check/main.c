@@ -1,5 +1,6 @@
 /* likely-check: counts, per __builtin_expect site, how often the hint was
-   right, from a counting build (likely-check.h) or from gcov's branch counts. */
+   right, from a counting build (likely-check.h) or from a coverage build's
+   arc counts. */
 #define _GNU_SOURCE
 #include "cli.h"
 #include "compare.h"
@@ -19,10 +20,11 @@ static const char description[] =
 	"Counting mode: build with the flags `likely-check cflags` prints (the header\n"
 	"redefines __builtin_expect, no source change) and link with `likely-check\n"
 	"ldflags`, or run the program under `likely-check run`, which preloads the\n"
-	"runtime.  Each process writes likely-check.PID at exit.\n"
+	"runtime.  Each process writes likely-check.PID.SUFFIX at exit.\n"
 	"Profile mode: from a --coverage build of the unmodified program, `profile`\n"
-	"finds the hint sites of each SOURCE through the preprocessor and takes\n"
-	"their counts from gcov's branch counts; it writes a data file.\n"
+	"finds the hint sites of each SOURCE through the preprocessor, the branch\n"
+	"on each in gcc's own view (a compile with the build's --cc and --cflags)\n"
+	"and its counts in the build's .gcda; it writes a data file.\n"
 	"`macros` notes which project macro each site comes from (as profile does),\n"
 	"for a report of counting-mode data: hints are also summed per macro.\n"
 	"`report` sums any number of data files of either mode; `compare` shows two\n"
@@ -71,7 +73,7 @@ static char *support_dir(void)
 static const char *run_dir;
 
 static const struct cli_option run_options[] = {
-	{ "--dir", 0, CLI_STRING, &run_dir, "DIR", "where the runtime writes likely-check.PID (default .);\n"
+	{ "--dir", 0, CLI_STRING, &run_dir, "DIR", "where the runtime writes likely-check.PID.SUFFIX (default .);\n"
 	  "created when missing" },
 	{ 0 }
 };
@@ -79,7 +81,7 @@ static const struct cli_option run_options[] = {
 static const struct cli_command run_command = {
 	.name = "likely-check run", .operands = "[--] COMMAND [ARG]...", .options = run_options,
 	.description = "Runs COMMAND with the counting runtime preloaded; each process of it\n"
-		       "writes likely-check.PID at exit.\n",
+		       "writes likely-check.PID.SUFFIX at exit.\n",
 	.footer = exit_status, .flags = CLI_STOP_AT_OPERAND, .min_operands = 1, .missing = "no command given",
 };
 
@@ -185,8 +187,8 @@ static const char *profile_out;
 
 static const struct cli_option profile_table[] = {
 	{ "--cc", 0, CLI_STRING, &profile_options.cc, "CC", "the compiler of the coverage build (default gcc)" },
-	{ "--cflags", 0, CLI_STRING, &profile_options.cflags, "FLAGS", "its preprocessor flags (-I, -D), split at blanks" },
-	{ "--objdir", 0, CLI_STRING, &profile_options.objdir, "DIR", "where the .gcno and .gcda files are (gcov -o)" },
+	{ "--cflags", 0, CLI_STRING, &profile_options.cflags, "FLAGS", "its flags (-I, -D, -O, -f...), split at blanks" },
+	{ "--objdir", 0, CLI_STRING, &profile_options.objdir, "DIR", "where the .gcda files are (as gcov -o)" },
 	{ "--out", 0, CLI_STRING, &profile_out, "FILE", "write to FILE (replaced only when complete)" },
 	{ 0 }
 };
@@ -202,8 +204,9 @@ static const struct cli_option macros_table[] = {
 static const struct cli_command profile_command = {
 	.name = "likely-check profile", .operands = "SOURCE...", .options = profile_table,
 	.description = "From a --coverage build of the unmodified program, finds the hint sites\n"
-		       "of each SOURCE through the preprocessor and takes their counts from\n"
-		       "gcov's branch counts; writes a data file.\n",
+		       "of each SOURCE through the preprocessor, the branch on each in gcc's own\n"
+		       "view (a compile with --cc and --cflags) and its counts in the build's\n"
+		       ".gcda; writes a data file.\n",
 	.footer = exit_status, .min_operands = 1, .missing = "no source file given",
 };
 
@@ -213,6 +216,25 @@ static const struct cli_command macros_command = {
 		       "report of counting-mode data (hints are also summed per macro).\n",
 	.footer = exit_status, .min_operands = 1, .missing = "no source file given",
 };
+
+/* True after saying so when sources[i] is a file named before it: its
+   sites would be counted twice. */
+static bool given_before(char **sources, int i)
+{
+	struct stat st, earlier;
+	int j;
+
+	if (stat(sources[i], &st) < 0)
+		return false;
+	for (j = 0; j < i; j++)
+		if (stat(sources[j], &earlier) == 0 && earlier.st_dev == st.st_dev &&
+		    earlier.st_ino == st.st_ino) {
+			error("%s: given twice (it is %s): its sites would be counted twice", sources[i],
+			      sources[j]);
+			return true;
+		}
+	return false;
+}
 
 static int command_profile_or_macros(int argc, char **argv, bool macros_only)
 {
@@ -224,10 +246,12 @@ static int command_profile_or_macros(int argc, char **argv, bool macros_only)
 	profile_options.macros_only = macros_only;
 	table.profile = !macros_only;
 	for (i = 0; i < count; i++)
-		if (profile_source(&table, sources[i], &profile_options) < 0)
+		if (given_before(sources, i) || profile_source(&table, sources[i], &profile_options) < 0)
 			status = EXIT_INPUT;
-	if (profile_out && status) {
-		error("%s: not written: a source failed, and the table would be partial", profile_out);
+	if (status) {
+		/* a partial table would read as sites that never ran */
+		error("%s: not written: a source failed, and the table would be partial",
+		      profile_out ? profile_out : "standard output");
 		return status;
 	}
 	if (profile_out && !stdout_to_temporary(profile_out))
@@ -331,7 +355,7 @@ static const struct cli_subcommand commands[] = {
 	{ "run", "run a program with the counting runtime preloaded", &run_command, command_run },
 	{ "report", "how often each hint was right, from data files", &report_command, command_report },
 	{ "compare", "two data files side by side per site", &compare_command, command_compare },
-	{ "profile", "a data file from gcov's branch counts", &profile_command, command_profile },
+	{ "profile", "a data file from a coverage build's counts", &profile_command, command_profile },
 	{ "macros", "which project macro each hint site comes from", &macros_command, command_macros },
 	{ 0 }
 };

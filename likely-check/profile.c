@@ -1,10 +1,12 @@
 #define _GNU_SOURCE
 #include "profile.h"
+#include "arcs.h"
 #include "gcda.h"
-#include "json.h"
+#include "gimple.h"
 #include "proc.h"
 #include "scan.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -71,112 +73,6 @@ static bool parse_expect(const char *text, long *value)
 	return ok;
 }
 
-static char *real_or_copy(const char *path)
-{
-	char *r = realpath(path, NULL);
-
-	return r ? r : xstrdup(path);
-}
-
-/* gcov's data for one line of one file. */
-struct line_data {
-	bool present;
-	double count;
-	size_t arcs;
-	double taken[2]; /* even arcs (true edges), odd arcs (false edges) */
-	const char *function;
-	unsigned int entries;
-	bool impossible;       /* a count is negative, not a number or past 2^64 */
-	double impossible_count;
-};
-
-/* 2^64: no count reaches it. */
-#define COUNT_LIMIT 18446744073709551616.0
-
-/* Notes in d a count of gcov's that no run can give; returns the count. */
-static double checked_count(struct line_data *d, double count)
-{
-	if (!(count >= 0 && count < COUNT_LIMIT) && !d->impossible) {
-		d->impossible = true;
-		d->impossible_count = count;
-	}
-	return count;
-}
-
-/* Sums gcov's data for line: one true/false pair per copy of its code. */
-static void gather_line(const struct json *file, unsigned int line, struct line_data *d)
-{
-	const struct json *lines = json_get(file, "lines");
-	size_t i, j;
-
-	memset(d, 0, sizeof(*d));
-	if (!lines || lines->type != JSON_ARRAY)
-		return;
-	for (i = 0; i < lines->count; i++) {
-		const struct json *l = lines->items[i], *branches;
-
-		if ((unsigned int)json_get_number(l, "line_number", 0) != line)
-			continue;
-		d->present = true;
-		d->entries++;
-		d->count += checked_count(d, json_get_number(l, "count", 0));
-		if (!d->function)
-			d->function = json_get_string(l, "function_name", NULL);
-		branches = json_get(l, "branches");
-		if (!branches || branches->type != JSON_ARRAY)
-			continue;
-		for (j = 0; j < branches->count; j++) {
-			if (json_get_number(branches->items[j], "throw", 0))
-				continue;
-			d->taken[d->arcs % 2] +=
-				checked_count(d, json_get_number(branches->items[j], "count", 0));
-			d->arcs++;
-		}
-	}
-}
-
-/* The function whose lines hold line, from gcov's function table. */
-static const char *function_at(const struct json *file, unsigned int line)
-{
-	const struct json *functions = json_get(file, "functions");
-	const char *best = NULL;
-	unsigned int best_span = UINT_MAX;
-	size_t i;
-
-	if (!functions || functions->type != JSON_ARRAY)
-		return NULL;
-	for (i = 0; i < functions->count; i++) {
-		const struct json *f = functions->items[i];
-		unsigned int start = (unsigned int)json_get_number(f, "start_line", 0);
-		unsigned int end = (unsigned int)json_get_number(f, "end_line", 0);
-
-		if (start <= line && line <= end && end - start < best_span) {
-			best_span = end - start;
-			best = json_get_string(f, "demangled_name", json_get_string(f, "name", NULL));
-		}
-	}
-	return best;
-}
-
-static const struct json *gcov_file(const struct json *gcov, const char *path)
-{
-	const struct json *files = json_get(gcov, "files");
-	char *want = real_or_copy(path);
-	const struct json *hit = NULL;
-	size_t i;
-
-	for (i = 0; files && files->type == JSON_ARRAY && i < files->count && !hit; i++) {
-		const char *name = json_get_string(files->items[i], "file", "");
-		char *real = real_or_copy(name);
-
-		if (strcmp(real, want) == 0 || strcmp(name, path) == 0)
-			hit = files->items[i];
-		free(real);
-	}
-	free(want);
-	return hit;
-}
-
 /* The .gcda gcov reads for source, named as gcov names it: beside the
    source, or in the folder -o names, or after the object file -o names. */
 static char *gcda_path(const char *source, const struct profile_options *o)
@@ -218,37 +114,6 @@ static bool gcda_whole(const char *source, const struct profile_options *o)
 	return whole;
 }
 
-/* gcov's JSON for source: one object per --stdout document; NULL after
-   saying why. */
-static struct json *run_gcov(const char *source, const struct profile_options *o)
-{
-	char *argv[8], *out;
-	const char *why;
-	struct json *json;
-	int n = 0;
-
-	argv[n++] = "gcov";
-	argv[n++] = "--json-format";
-	argv[n++] = "--stdout";
-	argv[n++] = "--branch-probabilities";
-	if (o->objdir) {
-		argv[n++] = "-o";
-		argv[n++] = (char *)o->objdir;
-	}
-	argv[n++] = (char *)source;
-	argv[n] = NULL;
-	out = run_capture(argv);
-	if (!out) {
-		error("%s: no gcov data (was it built with --coverage and run?)", source);
-		return NULL;
-	}
-	json = json_parse(out, &why);
-	if (!json)
-		error("%s: cannot parse gcov's JSON output: %s", source, why);
-	free(out);
-	return json;
-}
-
 /* Runs cc -E -dD on source with the options' flags; returns the
    preprocessed text, or NULL after saying why. */
 static char *preprocess(const char *source, const struct profile_options *o)
@@ -287,132 +152,353 @@ static void note_site_macros(struct site_table *table, struct scan *scan)
 	}
 }
 
-/* How many of the scanned sites are on f's line, f included. */
-static unsigned int sites_on_line(const struct scan *scan, const struct scan_site *f)
-{
-	unsigned int on_line = 0;
-	size_t j;
 
-	for (j = 0; j < scan->count; j++)
-		if (scan->sites[j].line == f->line && strcmp(scan->sites[j].file, f->file) == 0)
-			on_line++;
-	return on_line;
+/* A new folder for the compile of one source; NULL after saying why. */
+static char *make_work_folder(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *dir = xasprintf("%s/likely-check.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+
+	if (!mkdtemp(dir)) {
+		error("%s: cannot create a temporary folder: %s", dir, strerror(errno));
+		free(dir);
+		return NULL;
+	}
+	return dir;
 }
 
-/* Why gcov's data d for f's line (file: gcov's entry for f's file, or
-   NULL) gives no counts for f; NULL when it does. */
-static char *unmatched_reason(const struct scan_site *f, bool expect_parsed,
-			      const struct json *file, const struct line_data *d,
-			      unsigned int on_line)
+/* Removes dir and the files the compile left in it. */
+static void remove_work_folder(char *dir)
 {
-	if (!expect_parsed)
-		return xasprintf("the expected value '%s' is not an integer literal",
-				 f->expect_text);
-	if (!file)
-		return xstrdup("gcov has no data for this file");
-	if (!d->present)
-		return xstrdup("no code at this line in gcov's data (the condition was "
-			       "folded at compile time, or its function was not emitted)");
-	if (on_line > 1)
-		return xasprintf("%u hint sites on one line share its branch counts", on_line);
-	if (f->inner > 0 && d->arcs > 0)
-		return xasprintf("the hinted expression branches itself (%u &&, || or ?:)",
-				 f->inner);
-	if (f->conditions > 1)
-		/* tried: pairing arcs by evaluation order; gcc orders the arcs
-		   of && and || operands its own way and folds constant ones
-		   away in inlined copies, and the counts came out wrong */
-		return xasprintf("%u conditions on this line (if, while, for, &&, ||, ?:) "
-				 "share its %zu branch arcs", f->conditions, d->arcs);
-	if (d->arcs == 0 && d->count > 0)
-		return xstrdup("no branch on this line (the condition was folded, or the "
-			       "value is not branched on)");
-	if (d->arcs % 2 != 0)
-		return xasprintf("%zu branch arcs on this line, not true/false pairs", d->arcs);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		char *path;
+
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		path = xasprintf("%s/%s", dir, e->d_name);
+		unlink(path);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	if (rmdir(dir) < 0)
+		warn("%s: cannot remove the temporary folder: %s", dir, strerror(errno));
+	free(dir);
+}
+
+/* Compiles source with the options' compiler and flags and --coverage into
+   dir: dir/unit.gcno, in dir/unit.dump the coverage pass's own dump of the
+   function bodies it instruments, blocks numbered as in the .gcno, and in
+   dir/unit.gimple the functions as gimplified, before inlining.  Returns 0, or -1
+   after saying why. */
+static int compile_for_graph(const char *source, const struct profile_options *o, const char *dir)
+{
+	char **argv = NULL, *why;
+	size_t argc = 0, cap = 0, i;
+	struct proc_request rq = { .stdin_null = true, .out = PROC_DISCARD, .err = PROC_CAPTURE };
+	struct proc_result run;
+	int status;
+
+	push_words(&argv, &argc, &cap, o->cc);
+	push_words(&argv, &argc, &cap, o->cflags);
+	*ARRAY_PUSH(argv, argc, cap) = xstrdup("--coverage");
+	*ARRAY_PUSH(argv, argc, cap) = xasprintf("-fdump-tree-gimple-lineno=%s/unit.gimple", dir);
+	*ARRAY_PUSH(argv, argc, cap) = xasprintf("-fdump-ipa-profile-details-blocks-lineno=%s/unit.dump",
+						 dir);
+	*ARRAY_PUSH(argv, argc, cap) = xstrdup("-c");
+	*ARRAY_PUSH(argv, argc, cap) = xstrdup(source);
+	*ARRAY_PUSH(argv, argc, cap) = xstrdup("-o");
+	*ARRAY_PUSH(argv, argc, cap) = xasprintf("%s/unit.o", dir);
+	*ARRAY_PUSH(argv, argc, cap) = NULL;
+	rq.argv = argv;
+	status = proc_exec(&rq, &run);
+	if (status != 0) {
+		why = proc_failure(status, run.err);
+		error("%s: %s, to read the branches gcc instruments: %s", source, argv[0], why);
+		free(why);
+	}
+	proc_result_free(&run);
+	for (i = 0; argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+	return status == 0 ? 0 : -1;
+}
+
+/* The counts of hint h of the dump's function g: how often the branch on
+   its value went the expected way (*right) and the other (*wrong).
+   Returns NULL, or a new string saying why there are none. */
+static char *hint_counts(struct arcs_object *object, const struct gimple_function *g,
+			 const struct gimple_hint *h, unsigned long long *right,
+			 unsigned long long *wrong)
+{
+	const struct arcs_function *f = arcs_function(object, g->name);
+	const struct arcs_arc *r, *w;
+
+	if (h->reason)
+		return xstrdup(h->reason);
+	if (!f)
+		return xasprintf("gcc's notes have no function %s", g->name);
+	r = arcs_find(f, h->block, h->right_block);
+	w = arcs_find(f, h->block, h->wrong_block);
+	if (!r || !w || (r->flags & ARCS_FAKE) || (w->flags & ARCS_FAKE))
+		return xasprintf("gcc's notes do not have the branch of block %u of %s", h->block,
+				 g->name);
+	*right = r->count;
+	*wrong = w->count;
 	return NULL;
 }
 
-/* Adds gcov's counts of line data d, or the reason it has none, to site;
-   false when the counts overflow. */
-static bool credit_site(struct site_table *table, struct site *site, const struct line_data *d,
-			long expect, char *reason)
-{
-	if (reason) {
-		if (!site->reason)
-			site->reason = reason;
-		else
-			free(reason);
-	} else if (d->arcs >= 2) {
-		/* gcov lists a condition's true edge first; an inlined or
-		   cloned function repeats the pair once per copy */
-		unsigned long long taken_true, taken_false;
+/* The hints the compiler has at one column of a line (the copies of one
+   site: inlined, cloned), their counts summed. */
+struct place {
+	unsigned int column;
+	long expect;
+	const char *function; /* the dump's function of the first copy */
+	unsigned long long right, wrong;
+	char *reason;         /* of the first copy that has one */
+	bool overflow;
+};
 
-		if (d->taken[0] >= COUNT_LIMIT || d->taken[1] >= COUNT_LIMIT)
-			return false;
-		taken_true = (unsigned long long)d->taken[0];
-		taken_false = (unsigned long long)d->taken[1];
-		if (site_add_counts(table, site, expect ? taken_true : taken_false,
-				    expect ? taken_false : taken_true, 0) < 0)
-			return false;
-	}
-	site->counted = true;
-	return true;
+/* The places of one line, in column order once sorted. */
+struct line_places {
+	struct place *places;
+	size_t count, capacity;
+};
+
+static char *line_key(const char *file, unsigned int line)
+{
+	char *normal = path_normalize(file), *key = xasprintf("%s\t%u", normal, line);
+
+	free(normal);
+	return key;
 }
 
-/* Adds site f of source to table with gcov's counts, or with the reason
-   it has none; skips a header's site that gcov has no code for.  Returns
-   0, or -1 after saying why gcov's counts cannot be taken. */
-static int profile_site(struct site_table *table, const struct scan *scan,
-			const struct scan_site *f, const struct json *gcov,
-			const char *source_normal)
+/* Adds hint h of function g to the places of its line in lines. */
+static void add_place(struct strmap *lines, struct arcs_object *object,
+		      const struct gimple_function *g, const struct gimple_hint *h)
 {
-	const struct json *file = gcov_file(gcov, f->file);
-	const char *function = NULL;
-	struct line_data d;
-	char *normal, *reason;
-	bool elsewhere, expect_parsed;
-	long expect = 0;
+	char *key = line_key(h->file, h->line), *reason;
+	void **slot = strmap_slot(lines, key);
+	struct line_places *l = *slot;
+	struct place *p = NULL;
+	unsigned long long right = 0, wrong = 0;
+	size_t i;
 
-	if (file) {
-		gather_line(file, f->line, &d);
-		function = d.function ? d.function : function_at(file, f->line);
+	if (!l) {
+		*slot = l = xcalloc(1, sizeof(*l));
 	} else {
-		memset(&d, 0, sizeof(d));
+		free(key);
 	}
-	if (strcmp(f->function, "?") != 0)
-		function = f->function;
-	normal = path_normalize(f->file);
-	elsewhere = strcmp(normal, source_normal) != 0;
+	for (i = 0; i < l->count && !p; i++)
+		if (l->places[i].column == h->column)
+			p = &l->places[i];
+	if (!p) {
+		p = ARRAY_PUSH(l->places, l->count, l->capacity);
+		memset(p, 0, sizeof(*p));
+		p->column = h->column;
+		p->expect = h->expect;
+		p->function = g->name;
+	}
+	reason = hint_counts(object, g, h, &right, &wrong);
+	if (!reason && h->expect != p->expect)
+		reason = xasprintf("its copies expect different values (%ld, %ld)", p->expect, h->expect);
+	if (reason) {
+		if (!p->reason)
+			p->reason = reason;
+		else
+			free(reason);
+		return;
+	}
+	if (__builtin_add_overflow(p->right, right, &p->right) ||
+	    __builtin_add_overflow(p->wrong, wrong, &p->wrong))
+		p->overflow = true;
+}
+
+static int by_column(const void *a, const void *b)
+{
+	const struct place *x = a, *y = b;
+
+	return x->column < y->column ? -1 : x->column > y->column;
+}
+
+static void free_lines(struct strmap *lines)
+{
+	size_t i, j;
+
+	for (i = 0; i < lines->capacity; i++) {
+		struct line_places *l = lines->slots[i].value;
+
+		if (!lines->slots[i].key)
+			continue;
+		for (j = 0; j < l->count; j++)
+			free(l->places[j].reason);
+		free(l->places);
+		free(l);
+		free((char *)lines->slots[i].key);
+	}
+	strmap_free(lines);
+}
+
+/* Adds to table the scanned sites sites[0..n), all on one line, from the
+   compiler's places on that line (l, or NULL for none).  Returns 0, or -1
+   after saying why the counts cannot be taken. */
+static int credit_line(struct site_table *table, const struct scan_site **sites, size_t n,
+		       const struct line_places *l, const char *source_normal)
+{
+	size_t i, places = l ? l->count : 0;
+	char *normal = path_normalize(sites[0]->file);
+	bool elsewhere = strcmp(normal, source_normal) != 0;
+
 	free(normal);
-	if ((!file || !d.present) && elsewhere)
+	if (places == 0 && elsewhere)
 		/* a header's function this file does not use: nothing to count here */
 		return 0;
-	if (d.impossible) {
-		error("%s:%u: gcov gives this line the count %g, which no run gives", f->file,
-		      f->line, d.impossible_count);
-		return -1;
-	}
-	/* a value that does not parse still keys the site, by what strtol read */
-	expect_parsed = parse_expect(f->expect_text, &expect);
-	reason = unmatched_reason(f, expect_parsed, file, &d, sites_on_line(scan, f));
-	if (!credit_site(table,
-			 site_table_get(table, f->file, f->line, function ? function : "?",
-					f->expression, expect),
-			 &d, expect, reason)) {
-		error("%s:%u: counts overflow 64 bits when summed (no run counts that often: "
-		      "the data is corrupt)", f->file, f->line);
-		return -1;
+	for (i = 0; i < n; i++) {
+		const struct scan_site *f = sites[i];
+		const struct place *p = places == n ? &l->places[i] : NULL;
+		const char *function = f->function;
+		long expect = 0;
+		bool parsed = parse_expect(f->expect_text, &expect);
+		char *reason = NULL;
+		struct site *site;
+
+		if (p && !p->reason && parsed && p->expect != expect)
+			reason = xasprintf("the compiler expects %ld, the source '%s'", p->expect,
+					   f->expect_text);
+		if (p) {
+			/* the compiler's value: an enum or a macro folded */
+			expect = p->expect;
+			if (strcmp(function, "?") == 0)
+				function = p->function;
+		}
+		if (!reason && places == 0)
+			reason = xstrdup("no code at this line in gcc's view (the value was folded at "
+					 "compile time, or its function was not emitted)");
+		else if (!reason && !p)
+			reason = xasprintf("%zu hint sites on this line, %zu places for them in gcc's "
+					   "view: which is which cannot be told (hints of one macro "
+					   "invocation, or one folded at compile time)", n, places);
+		else if (!reason && p->reason)
+			reason = xstrdup(p->reason);
+		if (p && p->overflow) {
+			error("%s:%u: counts overflow 64 bits when summed (no run counts that often: "
+			      "the data is corrupt)", f->file, f->line);
+			free(reason);
+			return -1;
+		}
+		site = site_table_get(table, f->file, f->line, function, f->expression, expect);
+		if (reason) {
+			if (!site->reason)
+				site->reason = reason;
+			else
+				free(reason);
+			site->counted = true;
+			continue;
+		}
+		if (site_add_counts(table, site, p->right, p->wrong, 0) < 0) {
+			error("%s:%u: counts overflow 64 bits when summed (no run counts that often: "
+			      "the data is corrupt)", f->file, f->line);
+			return -1;
+		}
 	}
 	return 0;
 }
 
+/* The counts of source's functions: gcc's graph from a compile of ours
+   (dir), the counters from the coverage build's .gcda.  Returns 0, or -1
+   after saying why. */
+static int read_graph(const char *source, const struct profile_options *o, const char *dir,
+		      struct gimple_function **functions, size_t *count, struct arcs_object *object)
+{
+	char *dump = xasprintf("%s/unit.dump", dir), *notes = xasprintf("%s/unit.gcno", dir);
+	char *gimplified = xasprintf("%s/unit.gimple", dir);
+	char *data = gcda_path(source, o), *why = NULL;
+	struct strmap split = { 0 };
+	struct stat st;
+	int status = -1;
+
+	if (stat(dump, &st) == 0 && st.st_size == 0) {
+		/* no function at all */
+		status = 0;
+	} else if (gimple_split_places(gimplified, &split, &why) < 0) {
+		error("%s: gcc's dump of %s: %s", gimplified, source, why);
+	} else if (gimple_read(dump, &split, functions, count, &why) < 0) {
+		error("%s: gcc's dump of %s: %s", dump, source, why);
+	} else if (arcs_read_notes(object, notes, &why) < 0) {
+		error("%s: gcc's notes of %s: %s", notes, source, why);
+	} else if (arcs_read_counts(object, data, &why) < 0) {
+		error("%s: %s; its counts cannot be used for %s", data, why, source);
+	} else {
+		status = 0;
+	}
+	free(why);
+	free(dump);
+	free(notes);
+	free(gimplified);
+	free(data);
+	gimple_free_split(&split);
+	return status;
+}
+
+/* Adds the sites of scan, counted from the graph and counts read, to table. */
+static int credit_sites(struct site_table *table, const struct scan *scan,
+			struct gimple_function *functions, size_t count, struct arcs_object *object,
+			const char *source)
+{
+	struct strmap lines = { 0 }, done = { 0 };
+	const struct scan_site **group = xcalloc(scan->count + 1, sizeof(*group));
+	char *source_normal = path_normalize(source);
+	size_t i, j, k;
+	int status = 0;
+
+	for (i = 0; i < count; i++)
+		for (j = 0; j < functions[i].hint_count; j++)
+			add_place(&lines, object, &functions[i], &functions[i].hints[j]);
+	for (i = 0; i < lines.capacity; i++)
+		if (lines.slots[i].key) {
+			struct line_places *l = lines.slots[i].value;
+
+			qsort(l->places, l->count, sizeof(*l->places), by_column);
+		}
+	for (i = 0; i < scan->count && status == 0; i++) {
+		char *key = line_key(scan->sites[i].file, scan->sites[i].line);
+		void **slot = strmap_slot(&done, key);
+		size_t n = 0;
+
+		if (*slot) {
+			free(key);
+			continue;
+		}
+		*slot = key;
+		for (k = i; k < scan->count; k++) {
+			char *other = line_key(scan->sites[k].file, scan->sites[k].line);
+
+			if (strcmp(other, key) == 0)
+				group[n++] = &scan->sites[k];
+			free(other);
+		}
+		status = credit_line(table, group, n, strmap_get(&lines, key), source_normal);
+	}
+	for (i = 0; i < done.capacity; i++)
+		free((char *)done.slots[i].key);
+	strmap_free(&done);
+	free_lines(&lines);
+	free(group);
+	free(source_normal);
+	return status;
+}
+
 int profile_source(struct site_table *table, const char *source, const struct profile_options *o)
 {
+	struct gimple_function *functions = NULL;
+	struct arcs_object object = { 0 };
 	struct scan scan;
-	struct json *gcov;
-	char *text = preprocess(source, o), *source_normal;
-	size_t i;
-	int status = 0;
+	char *text = preprocess(source, o), *dir, *data;
+	size_t count = 0;
+	int status = -1;
 
 	if (!text)
 		return -1;
@@ -423,16 +509,25 @@ int profile_source(struct site_table *table, const char *source, const struct pr
 		scan_free(&scan);
 		return 0;
 	}
-	gcov = gcda_whole(source, o) ? run_gcov(source, o) : NULL;
-	if (!gcov) {
+	data = gcda_path(source, o);
+	if (access(data, F_OK) != 0) {
+		error("%s: no counts for %s (%s): the coverage build did not run it, or wrote its "
+		      "counts elsewhere (GCOV_PREFIX, another --objdir)", data, source, strerror(errno));
+		free(data);
 		scan_free(&scan);
 		return -1;
 	}
-	source_normal = path_normalize(source);
-	for (i = 0; i < scan.count && status == 0; i++)
-		status = profile_site(table, &scan, &scan.sites[i], gcov, source_normal);
-	free(source_normal);
-	json_free(gcov);
+	free(data);
+	if (!gcda_whole(source, o) || !(dir = make_work_folder())) {
+		scan_free(&scan);
+		return -1;
+	}
+	if (compile_for_graph(source, o, dir) == 0 &&
+	    read_graph(source, o, dir, &functions, &count, &object) == 0)
+		status = credit_sites(table, &scan, functions, count, &object, source);
+	remove_work_folder(dir);
+	gimple_free(functions, count);
+	arcs_free(&object);
 	scan_free(&scan);
 	return status;
 }

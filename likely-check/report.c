@@ -9,9 +9,11 @@ static unsigned long long total(const struct site *s)
 	return s->correct + s->incorrect;
 }
 
+static bool ratio_over(unsigned long long part, unsigned long long whole, double percent);
+
 static bool wrong_over(const struct site *s, double percent)
 {
-	return percent >= 0 && total(s) > 0 && (double)s->incorrect * 100.0 > percent * (double)total(s);
+	return ratio_over(s->incorrect, total(s), percent);
 }
 
 /* Constant at compile time on every run, as the kernel's profiler puts apart. */
@@ -51,15 +53,64 @@ static int compare_site_location(const void *pa, const void *pb)
 	return compare_location(*(struct site *const *)pa, *(struct site *const *)pb);
 }
 
-/* part * 100 / whole, rounded down; part * 100 may pass 64 bits. */
-static unsigned percent(unsigned long long part, unsigned long long whole)
+/* Room for a percentage as percent_text writes it. */
+#define PERCENT_SIZE 32
+
+static bool ratio_over(unsigned long long part, unsigned long long whole, double percent)
 {
-	return whole ? (unsigned)((unsigned __int128)part * 100 / whole) : 0;
+	return percent >= 0 && whole > 0 && (double)part * 100.0 > percent * (double)whole;
 }
 
-static unsigned percent_wrong(const struct site *s)
+/* Whether shown / unit (a percentage) is above every gate of gates[0..n)
+   that part / whole is above. */
+static bool shows_gates(unsigned __int128 shown, unsigned long long unit, unsigned long long part,
+			unsigned long long whole, const double *gates, int n)
 {
-	return percent(s->incorrect, total(s));
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (ratio_over(part, whole, gates[i]) &&
+		    !((long double)shown > (long double)gates[i] * (long double)unit))
+			return false;
+	return true;
+}
+
+/* Writes part * 100 / whole into buf, rounded down, with two decimals or
+   as many more (up to 15) as it takes for a part above zero to show above
+   zero and a ratio above one of the gates (percentages, < 0 for none) to
+   show above it: a site that fails a gate never reads 0 or the gate
+   itself.  Returns buf. */
+static const char *percent_text(char *buf, unsigned long long part, unsigned long long whole,
+				const double *gates, int n)
+{
+	unsigned long long unit = 100; /* 10^decimals */
+	unsigned __int128 shown;
+	int decimals = 2;
+
+	if (whole == 0) {
+		snprintf(buf, PERCENT_SIZE, "0.00");
+		return buf;
+	}
+	for (;;) {
+		/* part < 2^64, 100 * unit <= 10^17 < 2^57: no overflow */
+		shown = (unsigned __int128)part * 100 * unit / whole;
+		if (decimals == 15 ||
+		    ((part == 0 || shown > 0) && shows_gates(shown, unit, part, whole, gates, n)))
+			break;
+		decimals++;
+		unit *= 10;
+	}
+	snprintf(buf, PERCENT_SIZE, "%llu.%0*llu", (unsigned long long)(shown / unit), decimals,
+		 (unsigned long long)(shown % unit));
+	return buf;
+}
+
+/* The percentage of s's runs that went against the hint, as shown. */
+static const char *percent_wrong(char *buf, const struct site *s, const struct report_options *o)
+{
+	const double gates[2] = { o->threshold, o->fail_over };
+
+	return percent_text(buf, s->incorrect, total(s), gates, 2);
 }
 
 static const char *state_of(const struct site *s)
@@ -74,10 +125,11 @@ static const char *state_of(const struct site *s)
 static void print_json(struct site **sites, size_t n, const struct report_options *o,
 		       size_t failing, const struct site_table *table)
 {
+	char percent[PERCENT_SIZE];
 	size_t i;
 
 	printf("{");
-	json_print_format("linkopt-likely-check-report", 1);
+	json_print_format("linkopt-likely-check-report", 2);
 	printf("\"mode\":\"%s\",\"files\":%zu,\"threshold\":", table->profile ? "profile" : "count",
 	       table->files_read);
 	if (o->threshold >= 0)
@@ -95,9 +147,9 @@ static void print_json(struct site **sites, size_t n, const struct report_option
 		fputs(",\"expression\":", stdout);
 		json_print_string(s->expression);
 		printf(",\"expect\":%ld,\"state\":\"%s\",\"correct\":%llu,\"incorrect\":%llu,"
-		       "\"constant\":%llu,\"percent_incorrect\":%u,\"over_threshold\":%s",
+		       "\"constant\":%llu,\"percent_incorrect\":%s,\"over_threshold\":%s",
 		       s->expect, state_of(s), s->correct, s->incorrect, s->constant,
-		       percent_wrong(s), wrong_over(s, o->threshold) ? "true" : "false");
+		       percent_wrong(percent, s, o), wrong_over(s, o->threshold) ? "true" : "false");
 		if (s->macro) {
 			fputs(",\"macro\":", stdout);
 			json_print_string(s->macro);
@@ -116,16 +168,20 @@ static int function_width;
 
 static void print_site_row(const struct site *s, const struct report_options *o)
 {
-	printf("%c %10llu %10llu %4u  %-*s %s:%u  %s (expect %ld)\n",
+	char percent[PERCENT_SIZE];
+
+	printf("%c %10llu %10llu %6s  %-*s %s:%u  %s (expect %ld)\n",
 	       wrong_over(s, o->threshold) ? '!' : ' ', s->correct, s->incorrect,
-	       percent_wrong(s), function_width, s->function, s->file, s->line, s->expression,
+	       percent_wrong(percent, s, o), function_width, s->function, s->file, s->line, s->expression,
 	       s->expect);
 }
 
 /* Sums the sites of each project macro, so that a hint hidden in a macro
    used in many places shows once as well as per expansion. */
-static void print_macros(struct site **sites, size_t n)
+static void print_macros(struct site **sites, size_t n, const struct report_options *o)
 {
+	const double gates[2] = { o->threshold, o->fail_over };
+	char percent[PERCENT_SIZE];
 	struct strmap seen = { 0 };
 	char **names = NULL;
 	size_t count = 0, capacity = 0, i, j;
@@ -153,8 +209,8 @@ static void print_macros(struct site **sites, size_t n)
 					w += sites[j]->incorrect;
 					expansions++;
 				}
-			printf("  %10llu %10llu %4u %5u  %s\n", c, w,
-			       percent(w, c + w), expansions, names[i]);
+			printf("  %10llu %10llu %6s %5u  %s\n", c, w,
+			       percent_text(percent, w, c + w, gates, 2), expansions, names[i]);
 		}
 	}
 	free(names);
@@ -204,7 +260,7 @@ static void print_uncounted(struct site **sites, size_t n, const struct tally *t
 				       sites[i]->line, sites[i]->expression, sites[i]->expect);
 	}
 	if (t->unmatched) {
-		printf("\nnot matched to gcov's branch counts:\n");
+		printf("\nnot matched to a branch of the coverage build:\n");
 		for (i = 0; i < n; i++)
 			if (sites[i]->reason)
 				printf("  %s %s:%u  %s: %s\n", sites[i]->function, sites[i]->file,
@@ -221,11 +277,11 @@ static void print_text(struct site **sites, size_t n, const struct report_option
 	printf("%zu hint sites: %zu ran, %zu constant, %zu never ran", n, t->ran, t->constant,
 	       t->never);
 	if (profile)
-		printf(", %zu not matched to gcov", t->unmatched);
+		printf(", %zu not matched to a branch", t->unmatched);
 	printf("\n");
 	if (o->threshold >= 0)
 		printf("! marks sites wrong more than %g%% of the time\n", o->threshold);
-	printf("\n     correct  incorrect    %%  %-*s file:line  expression\n", function_width,
+	printf("\n     correct  incorrect       %%  %-*s file:line  expression\n", function_width,
 	       "function");
 	for (i = 0; i < n; i++)
 		if (!sites[i]->reason && total(sites[i]) > 0 && !is_constant(sites[i]))
@@ -238,7 +294,7 @@ static void print_text(struct site **sites, size_t n, const struct report_option
 	}
 	qsort(sites, n, sizeof(*sites), compare_site_location);
 	print_uncounted(sites, n, t);
-	print_macros(sites, n);
+	print_macros(sites, n, o);
 }
 
 size_t report_print(struct site_table *table, const struct report_options *o)

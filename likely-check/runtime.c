@@ -3,9 +3,13 @@
    went wrong on stderr at most once, and leaves the program's behaviour as
    it was even when it cannot write.
 
-   At exit it writes likely-check.PID (in $LIKELY_CHECK_DIR, else the current
-   directory) through a temporary file and a rename.  The format, read by
-   `likely-check report`:
+   At exit it writes likely-check.PID.SUFFIX (in $LIKELY_CHECK_DIR, else the
+   current directory, as they were when the runtime was loaded), SUFFIX
+   random and the name taken only when no file has it: two processes never
+   share a name, not with the same PID (PID namespaces, a PID reused).  The
+   file is written as a hidden temporary (.likely-check.PID.tmpXXXXXX, which
+   no likely-check.* matches) and linked to its name when complete.  The
+   format, read by `likely-check report`:
      likely-check 1
      module PATH
      site CORRECT INCORRECT CONSTANT EXPECT LINE<TAB>FILE<TAB>FUNCTION<TAB>EXPRESSION
@@ -25,9 +29,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MODULES_MAX 256
@@ -365,10 +372,92 @@ static int write_all(int fd, const char *p, size_t size)
 	return 0;
 }
 
+/* Where the counts go: $LIKELY_CHECK_DIR or ".", made absolute when the
+   runtime is loaded, so that a program that changes directory writes where
+   it was asked to. */
+static char output_dir[PATH_MAX];
+
+/* Sets output_dir from the environment and the working directory. */
+static void pin_output_dir(void)
+{
+	const char *dir = secure_getenv("LIKELY_CHECK_DIR");
+	char cwd[PATH_MAX];
+
+	if (!dir || !*dir)
+		dir = ".";
+	if (dir[0] != '/' && getcwd(cwd, sizeof(cwd))) {
+		if (strcmp(dir, ".") == 0)
+			snprintf(output_dir, sizeof(output_dir), "%s", cwd);
+		else if ((size_t)snprintf(output_dir, sizeof(output_dir), "%s/%s", cwd, dir) >=
+			 sizeof(output_dir))
+			snprintf(output_dir, sizeof(output_dir), "%s", dir);
+	} else {
+		snprintf(output_dir, sizeof(output_dir), "%s", dir);
+	}
+}
+
+__attribute__((constructor)) static void likely_check_init(void)
+{
+	int saved_errno = errno;
+
+	pin_output_dir();
+	errno = saved_errno;
+}
+
+/* 32 bits that another process will not draw: the kernel's random
+   numbers, else the clock, the pid and an address. */
+static uint32_t random_suffix(void)
+{
+	static unsigned int calls;
+	uint32_t value = 0;
+	struct timespec ts;
+
+	if (syscall(SYS_getrandom, &value, sizeof(value), 1 /* GRND_NONBLOCK */) == sizeof(value))
+		return value;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint32_t)(ts.tv_nsec ^ ts.tv_sec ^ ((uint32_t)getpid() << 16) ^
+			  (uint32_t)(uintptr_t)&value ^ ++calls * 2654435761u);
+}
+
+/* Gives the complete file at temporary a name of its own in dir,
+   likely-check.PID.SUFFIX, into path: a link made only when the name is
+   free (another process's file is never replaced), else, on a file system
+   without links, the name claimed with O_EXCL and the file renamed onto
+   it.  0, or -1 with errno set (temporary is left to the caller). */
+static int publish(const char *temporary, const char *dir, char *path, size_t size)
+{
+	int attempt, fd, err;
+
+	for (attempt = 0; attempt < 64; attempt++) {
+		snprintf(path, size, "%s/likely-check.%ld.%08x", dir, (long)getpid(),
+			 (unsigned int)random_suffix());
+		if (link(temporary, path) == 0) {
+			unlink(temporary);
+			return 0;
+		}
+		if (errno == EEXIST)
+			continue;
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		if (fd < 0) {
+			if (errno == EEXIST)
+				continue;
+			return -1;
+		}
+		close(fd);
+		if (rename(temporary, path) == 0)
+			return 0;
+		err = errno;
+		unlink(path);
+		errno = err;
+		return -1;
+	}
+	errno = EEXIST;
+	return -1;
+}
+
 __attribute__((destructor)) static void likely_check_write(void)
 {
-	char path[4096], tmp[4200];
-	const char *dir = secure_getenv("LIKELY_CHECK_DIR");
+	char path[PATH_MAX + 64], tmp[PATH_MAX + 64];
 	char *data = NULL;
 	size_t size = 0;
 	FILE *f;
@@ -376,10 +465,9 @@ __attribute__((destructor)) static void likely_check_write(void)
 
 	if (module_count == 0 && saved_count == 0)
 		return;
-	if (!dir || !*dir)
-		dir = ".";
-	snprintf(path, sizeof(path), "%s/likely-check.%ld", dir, (long)getpid());
-	snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", path);
+	if (!output_dir[0])
+		pin_output_dir();
+	snprintf(tmp, sizeof(tmp), "%s/.likely-check.%ld.tmpXXXXXX", output_dir, (long)getpid());
 	f = open_memstream(&data, &size);
 	if (!f) {
 		complain("cannot hold the counts", errno);
@@ -399,6 +487,7 @@ __attribute__((destructor)) static void likely_check_write(void)
 		complain("cannot hold the counts", errno);
 		goto out;
 	}
+	snprintf(path, sizeof(path), "%s: cannot write the counts", output_dir);
 	fd = mkstemp(tmp);
 	if (fd < 0) {
 		complain(path, errno);
@@ -415,8 +504,11 @@ __attribute__((destructor)) static void likely_check_write(void)
 		unlink(tmp);
 		goto out;
 	}
-	if (rename(tmp, path) < 0) {
-		complain(path, errno);
+	if (publish(tmp, output_dir, path, sizeof(path)) < 0) {
+		int err = errno;
+
+		snprintf(path, sizeof(path), "%s: cannot write the counts", output_dir);
+		complain(path, err);
 		unlink(tmp);
 	}
 out:

@@ -44,77 +44,59 @@ static const char *scan_argument(const char *p, unsigned int *newlines)
 	return NULL;
 }
 
+/* The text from start to end with its blanks run together and its line
+   markers (# 353 "file" 3 4: cpp writes them inside an expression that
+   takes a macro from a system header, such as NULL) left out, with the line
+   breaks and indentation they bring: the expression as written. */
 static char *trimmed(const char *start, const char *end)
 {
-	char *s, *d, *p;
+	char *s = xmalloc((size_t)(end - start) + 1), *d = s;
+	const char *p = start;
+	bool after_marker = false;
 
-	while (start < end && isspace((unsigned char)*start))
-		start++;
-	while (end > start && isspace((unsigned char)end[-1]))
-		end--;
-	s = xstrndup(start, (size_t)(end - start));
-	for (p = d = s; *p; p++) {
+	while (p < end) {
+		if (*p == '\n') {
+			const char *q = p + 1;
+
+			while (q < end && (*q == ' ' || *q == '\t'))
+				q++;
+			if (q < end && *q == '#') {
+				/* the marker line, up to its own line break */
+				for (p = q; p < end && *p != '\n'; p++)
+					;
+				after_marker = true;
+				continue;
+			}
+			if (after_marker) {
+				p = q;
+				after_marker = false;
+				continue;
+			}
+		}
 		if (isspace((unsigned char)*p)) {
 			if (d > s && d[-1] != ' ')
 				*d++ = ' ';
-			continue;
+		} else {
+			*d++ = *p;
 		}
-		*d++ = *p;
+		p++;
 	}
+	while (d > s && d[-1] == ' ')
+		d--;
 	*d = '\0';
+	{
+		char *t = s;
+
+		while (*t == ' ')
+			t++;
+		memmove(s, t, strlen(t) + 1);
+	}
 	return s;
 }
 
 static bool identifier_char(char c)
 {
 	return isalnum((unsigned char)c) || c == '_';
-}
-
-/* Counts the constructs that branch on the preprocessed line starting at
-   p: if, while, for, &&, || and ?:; switch counts as two (its arcs are not
-   a true/false pair); a do-while (0) does not count. */
-static unsigned int count_conditions(const char *p, const char *end)
-{
-	unsigned int n = 0;
-
-	for (; *p && *p != '\n' && (!end || p < end); p++) {
-		if (*p == '"' || *p == '\'') {
-			p = skip_literal(p) - 1;
-			continue;
-		}
-		if ((p[0] == '&' && p[1] == '&') || (p[0] == '|' && p[1] == '|')) {
-			n++;
-			p++;
-			continue;
-		}
-		if (*p == '?') {
-			n++;
-			continue;
-		}
-		if (identifier_char(*p)) {
-			const char *start = p;
-			size_t len;
-
-			while (identifier_char(p[1]))
-				p++;
-			len = (size_t)(p - start + 1);
-			if (len == 5 && strncmp(start, "while", 5) == 0) {
-				/* the do { } while (0) of a statement macro never branches */
-				const char *q = p + 1;
-
-				while (*q == ' ' || *q == '(')
-					q++;
-				if (*q == '0' && !identifier_char(q[1]))
-					continue;
-				n++;
-			} else if ((len == 2 && strncmp(start, "if", 2) == 0) ||
-			    (len == 3 && strncmp(start, "for", 3) == 0))
-				n++;
-			else if (len == 6 && strncmp(start, "switch", 6) == 0)
-				n += 2;
-		}
-	}
-	return n;
 }
 
 /* A macro definition seen in the -dD output. */
@@ -223,8 +205,6 @@ static void record_hint(struct scanner *s, const char *p)
 	f->line = s->line;
 	f->expression = trimmed(q + 1, comma);
 	f->expect_text = trimmed(comma + 1, close);
-	f->conditions = count_conditions(s->line_start, NULL);
-	f->inner = count_conditions(q + 1, comma);
 	f->function = xstrdup(s->function);
 }
 

@@ -13,8 +13,6 @@ struct scan_site {
 	char *expression;
 	char *expect_text;
 	char *function;          /* the function whose body holds it, or "?" */
-	unsigned int conditions; /* branching constructs on its preprocessed line */
-	unsigned int inner;      /* branching constructs inside its expression */
 };
 
 /* The hint sites of one translation unit and the macros defined on the way. */

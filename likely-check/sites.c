@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 char *path_normalize(const char *path)
 {
@@ -101,38 +102,93 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+int path_shared_tail(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	int components = 0;
+
+	while (la > 0 && lb > 0) {
+		size_t ea = la, eb = lb;
+
+		while (la > 0 && a[la - 1] != '/')
+			la--;
+		while (lb > 0 && b[lb - 1] != '/')
+			lb--;
+		if (ea - la != eb - lb || strncmp(a + la, b + lb, ea - la) != 0)
+			return -1;
+		components++;
+		if (la == 0 || lb == 0)
+			return components;
+		la--;
+		lb--;
+	}
+	return components;
+}
+
 void site_table_note_macro(struct site_table *table, const char *file, unsigned int line,
 			   const char *macro)
 {
-	char *key = xasprintf("%s:%u", base_name(file), line);
+	char *normal = path_normalize(file), *key = xasprintf("%s:%u", normal, line);
 	void **slot = strmap_slot(&table->macro_at, key);
 	struct macro_note *note;
 
 	if (*slot) {
 		free(key);
+		free(normal);
 		return;
 	}
 	*slot = xstrdup(macro);
 	note = ARRAY_PUSH(table->macros, table->macro_count, table->macro_capacity);
-	note->file = xstrdup(file);
+	note->file = normal;
 	note->line = line;
 	note->macro = *slot;
 }
 
 void site_table_attach_macros(struct site_table *table)
 {
-	size_t i;
+	struct strmap by_line = { 0 }; /* "name:line" -> the first note, + 1 */
+	size_t i, j;
 
+	for (i = 0; i < table->macro_count; i++) {
+		char *key = xasprintf("%s:%u", base_name(table->macros[i].file), table->macros[i].line);
+		void **slot = strmap_slot(&by_line, key);
+
+		if (*slot)
+			free(key);
+		else
+			*slot = (void *)(i + 1);
+	}
 	for (i = 0; i < table->count && table->macro_count; i++) {
 		struct site *s = table->sites[i];
-		char *key;
+		char *key = xasprintf("%s:%u", base_name(s->file), s->line);
+		size_t first = (size_t)strmap_get(&by_line, key);
+		const struct macro_note *best = NULL;
+		int best_tail = -1;
+		bool tie = false;
 
-		if (s->macro)
-			continue;
-		key = xasprintf("%s:%u", base_name(s->file), s->line);
-		s->macro = strmap_get(&table->macro_at, key);
 		free(key);
+		for (j = first ? first - 1 : table->macro_count; j < table->macro_count; j++) {
+			const struct macro_note *n = &table->macros[j];
+			int tail;
+
+			if (n->line != s->line ||
+			    strcmp(base_name(n->file), base_name(s->file)) != 0)
+				continue;
+			tail = path_shared_tail(n->file, s->file);
+			if (tail > best_tail) {
+				best = n;
+				best_tail = tail;
+				tie = false;
+			} else if (tail == best_tail && tail >= 0 && strcmp(n->macro, best->macro) != 0) {
+				tie = true;
+			}
+		}
+		if (!s->macro && best && !tie)
+			s->macro = best->macro;
 	}
+	for (i = 0; i < by_line.capacity; i++)
+		free((char *)by_line.slots[i].key);
+	strmap_free(&by_line);
 }
 
 int site_add_counts(struct site_table *table, struct site *site, unsigned long long correct,
@@ -265,7 +321,11 @@ static bool read_macro(struct site_table *table, char *line)
    or a new string saying what is wrong with the line. */
 static char *read_record(struct site_table *table, char *line)
 {
-	if (strncmp(line, "module ", 7) == 0 || line[0] == '\0')
+	if (strncmp(line, "module ", 7) == 0) {
+		table->counting = true;
+		return NULL;
+	}
+	if (line[0] == '\0')
 		return NULL;
 	if (strcmp(line, "source profile") == 0) {
 		table->profile = true;
@@ -300,6 +360,11 @@ void site_table_free(struct site_table *table)
 		free(table->macros[i].macro);
 	}
 	free(table->macros);
+	for (i = 0; i < table->read_count; i++)
+		free(table->read[i].name);
+	free(table->read);
+	free(table->first_counting);
+	free(table->first_profile);
 	for (i = 0; i < table->macro_at.capacity; i++)
 		free((char *)table->macro_at.slots[i].key);
 	strmap_free(&table->macro_at);
@@ -342,6 +407,58 @@ static bool merge_file(struct site_table *table, const struct site_table *from)
 				      from->macros[i].macro);
 	table->total = total;
 	table->profile |= from->profile;
+	table->counting |= from->counting;
+	return true;
+}
+
+/* False after saying why when the file at path (open as f) was read into
+   table before, under this name or another. */
+static bool first_reading(struct site_table *table, const char *path, FILE *f)
+{
+	struct stat st;
+	struct read_file *r;
+	size_t i;
+
+	if (fstat(fileno(f), &st) < 0)
+		return true;
+	for (i = 0; i < table->read_count; i++)
+		if (table->read[i].device == st.st_dev && table->read[i].inode == st.st_ino &&
+		    S_ISREG(st.st_mode)) {
+			error("%s: given twice (it is %s, read already): its counts would be added twice",
+			      path, table->read[i].name);
+			return false;
+		}
+	r = ARRAY_PUSH(table->read, table->read_count, table->read_capacity);
+	r->device = st.st_dev;
+	r->inode = st.st_ino;
+	r->name = xstrdup(path);
+	return true;
+}
+
+/* False after saying why when file (read from path) holds data of the
+   other mode than the files read into table before: counting-mode and
+   profile-mode data of one program count the same runs twice. */
+static bool same_mode(struct site_table *table, const struct site_table *file, const char *path)
+{
+	if (file->profile && file->counting) {
+		error("%s: holds counting-mode data (module lines) and profile-mode data: the same runs "
+		      "would be counted twice", path);
+		return false;
+	}
+	if (file->profile && table->first_counting) {
+		error("%s: profile-mode data beside counting-mode data (%s): the same runs would be "
+		      "counted twice (compare them instead)", path, table->first_counting);
+		return false;
+	}
+	if (file->counting && table->first_profile) {
+		error("%s: counting-mode data beside profile-mode data (%s): the same runs would be "
+		      "counted twice (compare them instead)", path, table->first_profile);
+		return false;
+	}
+	if (file->profile && !table->first_profile)
+		table->first_profile = xstrdup(path);
+	if (file->counting && !table->first_counting)
+		table->first_counting = xstrdup(path);
 	return true;
 }
 
@@ -357,6 +474,11 @@ int site_table_read(struct site_table *table, const char *path)
 
 	if (!f) {
 		error("%s: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!first_reading(table, path, f)) {
+		if (f != stdin)
+			fclose(f);
 		return -1;
 	}
 	while ((len = getline(&line, &cap, f)) > 0) {
@@ -386,7 +508,9 @@ int site_table_read(struct site_table *table, const char *path)
 	free(line);
 	if (f != stdin)
 		fclose(f);
-	if (status == 0 && !merge_file(table, &file)) {
+	if (status == 0 && !same_mode(table, &file, path)) {
+		status = -1;
+	} else if (status == 0 && !merge_file(table, &file)) {
 		error("%s: " COUNT_OVERFLOW " with the earlier files' " CORRUPT, path);
 		status = -1;
 	}

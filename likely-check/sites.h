@@ -5,6 +5,7 @@
 #include "util.h"
 
 #include <stdio.h>
+#include <sys/types.h>
 
 struct site {
 	char *file, *function, *expression;
@@ -23,9 +24,14 @@ struct site_table {
 	struct strmap by_key;
 	struct macro_note { char *file, *macro; unsigned int line; } *macros;
 	size_t macro_count, macro_capacity;
-	struct strmap macro_at;  /* "file-name:line" -> macro */
+	struct strmap macro_at;  /* "file:line" -> macro, the file normalized */
 	size_t files_read;
-	bool profile; /* some input came from profile mode */
+	bool profile;  /* some input came from profile mode */
+	bool counting; /* some input came from counting mode (has module lines) */
+	/* the files read, to refuse one given twice, and the first of each mode */
+	struct read_file { dev_t device; ino_t inode; char *name; } *read;
+	size_t read_count, read_capacity;
+	char *first_counting, *first_profile;
 	/* correct + incorrect over every site: kept below 2^64, so that no sum
 	   of a site's, a macro's or all counts wraps */
 	unsigned long long total;
@@ -43,7 +49,9 @@ int site_add_counts(struct site_table *table, struct site *site, unsigned long l
 /* Adds the counts of one data file (counting or profile mode) to the
    table, all or nothing; returns 0, or -1 after printing "file:line: what"
    of the line that makes the file unusable (a malformed line, a negative
-   count, counts that overflow). */
+   count, counts that overflow), or why the file cannot join the table: it
+   is one read before (its counts would be added twice), or of the other
+   mode than those before (the same runs counted twice). */
 int site_table_read(struct site_table *table, const char *path);
 
 /* Records that the hint sites at file:line come from the project macro
@@ -51,7 +59,9 @@ int site_table_read(struct site_table *table, const char *path);
 void site_table_note_macro(struct site_table *table, const char *file, unsigned int line,
 			   const char *macro);
 
-/* Gives each site the macro noted for its file name and line, if any. */
+/* Gives each site the macro noted for its file and line, if any: a note's
+   file spelled otherwise (absolute, relative) is the site's when one is the
+   other's tail and no other note of that line is as close. */
 void site_table_attach_macros(struct site_table *table);
 
 /* Frees every site, macro note and key of table and zeroes it. */
@@ -63,6 +73,11 @@ void site_table_write(const struct site_table *table, FILE *out);
 /* Returns path with "dir/.." and "./" parts removed, without asking the
    file system (a build's and a profile's spellings of one header agree). */
 char *path_normalize(const char *path);
+
+/* How many trailing components the paths a and b share, or -1 when
+   neither is the other's tail (lib/a/util.h and lib/b/util.h are two
+   files; /src/lib/lz4.c and lib/lz4.c may be one). */
+int path_shared_tail(const char *a, const char *b);
 
 /* Removes every blank from s in place (to compare expression spellings). */
 void squeeze_blanks(char *s);

@@ -4,8 +4,10 @@
 # past 2^64 - 1, counts whose sum passes 2^64 (it wrapped: a site became
 # "never ran" and the --fail-over gate passed with exit 0), each with
 # file:line and exit 1, and a refused file adds nothing; a .gcda cut short
-# (gcov reads it as zero counts without a word) and a gcov count no run
-# gives make profile fail for that source, and --out is left alone.
+# (gcov reads it as zero counts without a word), a counter no run gives,
+# counters whose flow does not add up and a missing .gcda (its sites read
+# as never run) make profile fail for that source, and --out is left alone
+# (and nothing goes to stdout).
 . "$(dirname "$0")/lib.sh"
 LC=$TOP/likely-check/likely-check
 [[ -x $LC ]] || fail "likely-check is not built (run make)"
@@ -54,12 +56,12 @@ expect_no_grep '^never ran:' gate.out "the report of counts that wrap"
 status=0
 "$LC" report good.data half.data > half.out 2> half.err || status=$?
 ((status == 1)) || fail "report with a refused file: status $status"
-expect_grep '^ +3 +1 +25  f a.c:3  x \(expect 1\)$' half.out "the counts without the refused file"
+expect_grep '^ +3 +1 +25.00  f a.c:3  x \(expect 1\)$' half.out "the counts without the refused file"
 # counts past 2^64 / 100: the percentage is still the right one
 "$LC" report big.data > big.out || fail "report of big counts failed"
-expect_grep '^ +1 1000000000000000000 +99  f a.c:3  x \(expect 1\)$' big.out "the report of big counts"
+expect_grep '^ +1 1000000000000000000 +99.99  f a.c:3  x \(expect 1\)$' big.out "the report of big counts"
 
-need gcc gcov
+need gcc
 cat > m.c <<'EOF2'
 #define unlikely(x) __builtin_expect(!!(x), 0)
 int main(int argc, char **argv)
@@ -92,23 +94,33 @@ for cut in 0 20 $((size / 2)) $((size - 4)); do
 done
 cp whole.gcda obj/m.gcda
 
-# a gcov whose JSON gives a branch a negative count
-mkdir bin
-cat > bin/gcov <<'EOF2'
-#!/bin/sh
-cat <<'JSON'
-{"format_version": "1", "gcc_version": "12.2.0",
- "files": [{"file": "m.c",
-   "functions": [{"name": "main", "demangled_name": "main", "start_line": 2, "end_line": 11,
-                  "execution_count": 1}],
-   "lines": [{"line_number": 8, "count": 100, "unexecuted_block": false, "function_name": "main",
-              "branches": [{"count": -4, "throw": false, "fallthrough": false},
-                           {"count": 104, "throw": false, "fallthrough": true}]}]}]}
-JSON
-EOF2
-chmod +x bin/gcov
-status=0
-PATH=$PWD/bin:$PATH "$LC" profile --objdir obj m.c > negative.out 2> negative.err || status=$?
-((status == 1)) || fail "profile with a negative gcov count: status $status"
-expect_grep '^likely-check: m.c:8: gcov gives this line the count -4, which no run gives$' negative.err
+# counters no run gives: one past 2^63 (gcov's counts are signed: a
+# negative count), and a branch taken more often than its block ran (the
+# flow does not add up); each refused, --out kept.  The .gcda of m.c holds
+# the header (16 bytes), the object summary (16), main's record (20), then
+# its counters' record: 8 bytes of tag and length, then a count per 8
+# bytes; the second one (byte 68) is the branch on i % 3 == 0.
+corrupt() { # NAME OFFSET BYTES: a copy of the whole .gcda with BYTES at OFFSET
+	cp whole.gcda obj/m.gcda
+	printf "$3" | dd of=obj/m.gcda bs=1 seek="$2" conv=notrunc 2> /dev/null || fail "cannot patch the .gcda"
+	printf 'kept\n' > "$1.data"
+}
+corrupt negative 60 '\xff\xff\xff\xff\xff\xff\xff\xff'
+expect_exit 1 negative.out "$LC" profile --objdir obj --out negative.data m.c
+expect_grep '^likely-check: obj/m.gcda: main: a negative count \(no run gives one: the data is corrupt\); its counts cannot be used for m.c$' negative.out.err
+[[ $(cat negative.data) == kept ]] || fail "profile of a negative count replaced --out's file"
+corrupt flow 68 '\xc8'
+expect_exit 1 flow.out "$LC" profile --objdir obj --out flow.data m.c
+expect_grep '^likely-check: obj/m.gcda: main: its counts do not add up \(the arc from block [0-9]+ to [0-9]+ comes out negative\); its counts cannot be used for m.c$' flow.out.err
+[[ $(cat flow.data) == kept ]] || fail "profile of counts that do not add up replaced --out's file"
+expect_empty flow.out "profile of counts that do not add up: stdout"
+
+# no .gcda at all (the build never ran, GCOV_PREFIX sent it elsewhere):
+# its sites read as never run, exit 0; now refused
+rm obj/m.gcda
+printf 'kept\n' > missing.data
+expect_exit 1 missing.out "$LC" profile --objdir obj --out missing.data m.c
+expect_grep '^likely-check: obj/m.gcda: no counts for m.c \(No such file or directory\): the coverage build did not run it, or wrote its counts elsewhere \(GCOV_PREFIX, another --objdir\)$' missing.out.err
+[[ $(cat missing.data) == kept ]] || fail "profile without a .gcda replaced --out's file"
+cp whole.gcda obj/m.gcda
 exit 0

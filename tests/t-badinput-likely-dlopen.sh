@@ -81,6 +81,6 @@ grep -A1 "^module $PWD/copy/libplug.so\$" "$data" | grep '^site' > copy.sites
 printf 'site 20 20 0 0 7\tplug.c\tplug\t!!(i & 1)\n' > want.copy
 expect_same want.copy copy.sites "the copy's counts over 10 loads"
 "$LC" report "$data" > report || fail "report of the data file failed"
-expect_grep '^ +6022 +6022 +50  plug .*plug.c:7  !!\(i & 1\) \(expect 0\)$' report
-expect_grep '^ +3000 +0 +0  main .*storm.c:[0-9]+  !!\(argv\[1\]\[0\] != .x.\) \(expect 1\)$' report
+expect_grep '^ +6022 +6022 +50.00  plug .*plug.c:7  !!\(i & 1\) \(expect 0\)$' report
+expect_grep '^ +3000 +0 +0.00  main .*storm.c:[0-9]+  !!\(argv\[1\]\[0\] != .x.\) \(expect 1\)$' report
 exit 0

@@ -66,6 +66,6 @@ cp other prog && strip --strip-all prog
 status=0
 CYGTRACE_DEBUGINFO_PATH=$PWD/debug "$CYG/cygtrace-resolve" traces/cygtrace.* > /dev/null 2> stale.err || status=$?
 ((status == 1)) || fail "a stale trace: status $status"
-expect_grep "^cygtrace-resolve: traces/cygtrace\.[0-9]+: $PWD/prog: build-id $id in the trace, [0-9a-f]+ in the file: the file is not the one that ran$" \
+expect_grep "^cygtrace-resolve: traces/cygtrace\.[0-9]+\.[0-9a-f]{8}: $PWD/prog: build-id $id in the trace, [0-9a-f]+ in the file: the file is not the one that ran$" \
 	stale.err "a stale trace"
 exit 0

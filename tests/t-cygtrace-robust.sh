@@ -84,7 +84,7 @@ CYGTRACE_DIR=/nonexistent/folder ./prog > nowrite.out 2> nowrite.err || status=$
 ((status == 3)) || fail "unwritable folder: status $status"
 expect_same expected.out nowrite.out "unwritable folder: the program's output"
 [[ $(wc -l < nowrite.err) -eq 1 ]] || fail "unwritable folder: expected one message, got: $(cat nowrite.err)"
-expect_grep '^cygtrace: /nonexistent/folder/cygtrace\.[0-9]+: No such file or directory; the program goes on without it$' \
+expect_grep '^cygtrace: /nonexistent/folder: cannot write the trace: No such file or directory; the program goes on without it$' \
 	nowrite.err "unwritable folder"
 
 # Stop points: a function, a time, a signal.  Recording ends there.

@@ -30,19 +30,19 @@ sed -n '/correct  incorrect/,/^$/p' report | awk 'NF { print $1, $2, $3, $4, $5 
 	sed 's|[^ ]*/samples/likely/||' > table
 cat > want <<'EOF2'
 correct incorrect % function file:line
-! 1000 9000 90 wrong
-! 5000 5000 50 useless
-! 500 500 50 forked
-! 6667 3333 33 ranges
-! 75000 25000 25 thread_main
-9000 1000 10 ranges main.c:53
-9900 100 1 right main.c:30
-9990 10 0 dso_work dso.c:9
-1 0 0 main main.c:89
+! 1000 9000 90.00 wrong
+! 5000 5000 50.00 useless
+! 500 500 50.00 forked
+! 6667 3333 33.33 ranges
+! 75000 25000 25.00 thread_main
+9000 1000 10.00 ranges main.c:53
+9900 100 1.00 right main.c:30
+9990 10 0.10 dso_work dso.c:9
+1 0 0.00 main main.c:89
 EOF2
 expect_same want table "the counted table"
 expect_grep '^constant at compile time:' report
-expect_grep '^ +1 +0 +0  main .*main.c:91  !!\(sizeof\(long\) == 8\) \(expect 1\)$' report
+expect_grep '^ +1 +0 +0.00  main .*main.c:91  !!\(sizeof\(long\) == 8\) \(expect 1\)$' report
 expect_grep '^never ran:' report
 expect_grep '^  rare .*main.c:78  !!\(n > 0\) \(expect 1\)$' report
 expect_grep '^11 hint sites: 9 ran, 1 constant, 1 never ran$' report
@@ -65,10 +65,10 @@ expect_grep '"function":"thread_main","expression":"!!\(i % 4 != 0\)","expect":1
 (cd "$S" && "$LC" macros --out "$OLDPWD/macros.data" main.c) || fail "macros failed"
 "$LC" report data/likely-check.* macros.data > by-macro || fail "report with macros failed"
 expect_grep '^by macro: correct incorrect % sites macro$' by-macro
-expect_grep '^ +15667 +4333 +21 +2  CHECK_RANGE \(hints.h:5\)$' by-macro
+expect_grep '^ +15667 +4333 +21.66 +2  CHECK_RANGE \(hints.h:5\)$' by-macro
 
 # runs merge: a second run doubles every count
 "$LC" run --dir data -- ./sample > /dev/null || fail "second run failed"
 "$LC" report data/likely-check.* > report2 || fail "report of two runs failed"
-expect_grep '^ +150000 +50000 +25  thread_main ' report2
-expect_grep '^ +19980 +20 +0  dso_work ' report2
+expect_grep '^ +150000 +50000 +25.00  thread_main ' report2
+expect_grep '^ +19980 +20 +0.10  dso_work ' report2

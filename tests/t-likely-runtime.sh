@@ -64,9 +64,9 @@ status=0
 expect_same want.out run.out "output under the runtime"
 expect_empty run.err "stderr under the runtime"
 "$LC" report data/likely-check.* > report || fail "report failed"
-expect_grep '^ +5 +1 +16  main .*prog.c:12  !!\(n\+\+ < 5\) \(expect 1\)$' report
-expect_grep '^ +1 +0 +0  main .*prog.c:14  \(argc\) \(expect 1\)$' report
-expect_grep '^ +5 +5 +50  plug .*plug.c:7  !!\(i & 1\) \(expect 0\)$' report
+expect_grep '^ +5 +1 +16.66  main .*prog.c:12  !!\(n\+\+ < 5\) \(expect 1\)$' report
+expect_grep '^ +1 +0 +0.00  main .*prog.c:14  \(argc\) \(expect 1\)$' report
+expect_grep '^ +5 +5 +50.00  plug .*plug.c:7  !!\(i & 1\) \(expect 0\)$' report
 expect_grep '^module .*/libplug.so$' data/likely-check.*
 
 # an output folder that cannot be written: same status, same output, one line
@@ -76,7 +76,7 @@ LIKELY_CHECK_DIR=$PWD/missing LD_PRELOAD=$TOP/likely-check/liblikely-check.so ./
 (( status == 3 )) || fail "run with an unwritable folder exited $status"
 expect_same want.out bad.out "output with an unwritable folder"
 expect_lines bad.err 1 "messages with an unwritable folder"
-expect_grep '^likely-check: .*/missing/likely-check\.[0-9]+: No such file or directory$' bad.err
+expect_grep '^likely-check: .*/missing: cannot write the counts: No such file or directory$' bad.err
 
 # linked against the runtime: no preload needed
 gcc -O2 $("$LC" cflags) -o linked prog.c $("$LC" ldflags) -ldl || fail "cannot link with ldflags"
@@ -114,4 +114,4 @@ gcc -O2 $("$LC" cflags) -o threads threads.c -lpthread || fail "cannot build the
 mkdir thread-data
 "$LC" run --dir thread-data -- ./threads || fail "the threaded program failed"
 "$LC" report thread-data/likely-check.* > thread-report || fail "report failed"
-expect_grep '^ +7000000 +1000000 +12  work .*threads.c:8  !!\(i % 8 != 0\) \(expect 1\)$' thread-report
+expect_grep '^ +7000000 +1000000 +12.50  work .*threads.c:8  !!\(i % 8 != 0\) \(expect 1\)$' thread-report

@@ -46,7 +46,7 @@ done <<'EOF2'
 EOF2
 
 "$LC" report good.data > out || fail "report failed"
-expect_grep '^ +3 +1 +25  f a.c:7  !!\(x\) \(expect 1\)$' out
+expect_grep '^ +3 +1 +25.00  f a.c:7  !!\(x\) \(expect 1\)$' out
 
 need gcc
 cat > nohints.c <<'EOF2'
