@@ -22,7 +22,7 @@ gcc -fsanitize=thread -o probe probe.c -lpthread > probe.err 2>&1 ||
 
 echo 'called_from_lib:ld-linux-x86-64.so.2' > suppressions
 export TSAN_OPTIONS="halt_on_error=0 exitcode=66 suppressions=$PWD/suppressions"
-TSAN=(-O1 -g -fsanitize=thread)
+TSAN=(-O1 -g -fsanitize=thread -DLINKOPT_VERSION="\"$(cat "$TOP/VERSION")\"")
 
 # The runtimes as their build.mk builds them, with ThreadSanitizer.
 gcc -std=gnu11 "${TSAN[@]}" -fno-instrument-functions -ftls-model=initial-exec -c -o cygtrace-runtime.o \
