@@ -256,8 +256,8 @@ static const struct cli_option options[] = {
 	  "(--symbol-ordering-file), lld-call-graph\n"
 	  "(--call-graph-ordering-file from the traces'\n"
 	  "consecutive first touches)", emit_forms },
-	{ "--output", 'o', CLI_STRING, &opt.out, "FILE", "write to FILE (replaced only when complete)" },
-	{ "--out", 0, CLI_STRING, &opt.out, "FILE", NULL }, /* the old spelling */
+	/* Not -o/--output: among INPUTS those are ld's, the link's output. */
+	{ "--out", 0, CLI_STRING, &opt.out, "FILE", "write to FILE (replaced only when complete)" },
 	{ "--stats-json", 0, CLI_STRING, &opt.stats_json, "FILE",
 	  "write how each trace matched the link and, with --evaluate,\n"
 	  "its rows, as JSON (format linkopt-deporder-stats) to FILE" },

@@ -51,7 +51,10 @@ expect_empty err
 mkdir other
 "${cc[@]}" -o other/prog main.o -L. -lf 2> err || fail "link of another prog: $(cat err)"
 nm other/prog | grep -q linkopt_applied && fail "the order of sub/prog was applied to other/prog"
-expect_grep "warning: .*prog.apply: the order is for a link of '$PWD/sub/prog', not of '$PWD/other/prog': linked without it" err
+flat=${PWD#/}; flat=${flat//\//+}
+grep -qF "warning: $PWD/other/prog: two outputs named prog ($PWD/sub/prog is recorded as prog): this one is recorded as $flat+other+prog," err ||
+	fail "no warning that other/prog is recorded under its path: $(cat err)"
+[[ -f $dir/$flat+other+prog.link ]] || fail "other/prog was not recorded under its path: $(ls "$dir")"
 printf 'linkopt apply 1\n%s\0-Wl,--no-such-option\0' "$PWD/sub/prog" > "$dir/prog.apply"
 "${cc[@]}" -o sub/prog main.o -L. -lf -Wl,-rpath,"$PWD" 2> err || fail "the link was not done again without the failing order"
 expect_grep 'warning: prog: the link with the order of .* failed .*: linking again without it' err
