@@ -27,25 +27,61 @@ static char *binary_of_map(const struct ldmap *map, const char *map_path)
 	return NULL;
 }
 
+/* Where the binary's thread-local storage template starts (its PT_TLS
+   segment's address), which its STT_TLS symbols are offsets from; false,
+   with *why set (newly allocated) when the program headers cannot be
+   read; *base 0 without one. */
+static bool tls_base(const struct elf_object *binary, uint64_t *base, char **why)
+{
+	uint64_t table_offset, table_size;
+	size_t count, i;
+	struct elf_segment *segments = elfobj_segments(binary, &count, &table_offset, &table_size, why);
+
+	*base = 0;
+	if (*why)
+		return false;
+	for (i = 0; i < count; i++)
+		if (segments[i].type == PT_TLS)
+			*base = segments[i].address;
+	free(segments);
+	return true;
+}
+
+/* The address the map gives symbol s of the binary: its value, or for a
+   thread-local one (an offset in the TLS template), that plus the
+   template's address. */
+static uint64_t map_address(const struct elf_symbol *s, uint64_t tls)
+{
+	return s->type == STT_TLS ? tls + s->value : s->value;
+}
+
 /* The map's symbols against the binary's: 0 when every one the binary has
    sits where the map says; EXIT_INPUT after naming those that do not. */
 static int check_map(const struct ldmap *map, const struct elf_object *binary, const char *map_path)
 {
 	size_t i, compared = 0, moved = 0;
-	char *examples = xstrdup("");
+	char *examples = xstrdup(""), *why;
+	uint64_t tls;
 
+	if (!tls_base(binary, &tls, &why)) {
+		error("%s: %s", binary->name, why);
+		free(why);
+		free(examples);
+		return EXIT_INPUT;
+	}
 	for (i = 0; i < map->symbol_count; i++) {
 		const struct ldmap_symbol *m = &map->symbols[i];
-		uint32_t k = elfobj_symbol_by_name(binary, m->name);
-		bool found = false, same = false;
+		uint32_t k = elfobj_symbol_by_name(binary, m->name), first = 0;
+		bool same = false;
 
 		for (; k; k = elfobj_symbol_next_named(binary, k)) {
 			if (binary->symbols[k].shndx == 0)
 				continue;
-			found = true;
-			same |= binary->symbols[k].value == m->address;
+			if (!first)
+				first = k;
+			same |= map_address(&binary->symbols[k], tls) == m->address;
 		}
-		if (!found)
+		if (!first)
 			continue;
 		compared++;
 		if (same)
@@ -53,7 +89,7 @@ static int check_map(const struct ldmap *map, const struct elf_object *binary, c
 		if (moved++ < 3) {
 			char *more = xasprintf("%s%s'%s' at 0x%llx in the map, 0x%llx in the binary", examples,
 					       moved > 1 ? "; " : "", m->name, (unsigned long long)m->address,
-					       (unsigned long long)binary->symbols[elfobj_symbol_by_name(binary, m->name)].value);
+					       (unsigned long long)map_address(&binary->symbols[first], tls));
 
 			free(examples);
 			examples = more;

@@ -164,6 +164,38 @@ static void read_versions(struct elf_object *obj, Elf *elf)
 	free(names);
 }
 
+/* The section of a linked file that holds symbol's value (one that ends
+   at it, for a symbol placed at a section's end); a thread-local symbol's
+   value is an offset from the first thread-local section.  SHN_ABS when
+   none does. */
+static uint32_t section_at(const struct elf_object *obj, const struct elf_symbol *symbol)
+{
+	uint64_t address = symbol->value, flags = SHF_ALLOC;
+	size_t i;
+	int pass;
+
+	if (symbol->type == STT_TLS) {
+		flags |= SHF_TLS;
+		for (i = 1; i < obj->section_count; i++) {
+			if (obj->sections[i].flags & SHF_TLS) {
+				address += obj->sections[i].address;
+				break;
+			}
+		}
+	}
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 1; i < obj->section_count; i++) {
+			const struct elf_section *sec = &obj->sections[i];
+
+			if ((sec->flags & flags) != flags || address < sec->address)
+				continue;
+			if (pass ? address - sec->address == sec->size : address - sec->address < sec->size)
+				return i;
+		}
+	}
+	return SHN_ABS;
+}
+
 static int read_symbols(struct elf_object *obj, Elf *elf, uint32_t symtab, char **why)
 {
 	struct elf_section *s = &obj->sections[symtab];
@@ -209,6 +241,14 @@ static int read_symbols(struct elf_object *obj, Elf *elf, uint32_t symtab, char 
 		sym->type = GELF_ST_TYPE(gs.st_info);
 		sym->visibility = GELF_ST_VISIBILITY(gs.st_other);
 		if (sym->shndx != SHN_UNDEF && sym->shndx < SHN_LORESERVE && sym->shndx >= obj->section_count) {
+			/* strip leaves the dynamic symbols of a link made with
+			   --emit-relocs naming the sections it removed; the loader
+			   reads their values, never their sections: the section
+			   that holds the address stands for it */
+			if (s->type == SHT_DYNSYM) {
+				sym->shndx = section_at(obj, sym);
+				continue;
+			}
 			*why = xasprintf("cannot read ELF: symbol '%s' names section %u of %zu", name, sym->shndx, obj->section_count);
 			return -1;
 		}

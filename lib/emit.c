@@ -1,6 +1,7 @@
 #include "emit.h"
 #include "util.h"
 #include "linker.h"
+#include "trace.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,6 +88,159 @@ static void print_hot_end(const struct ordering *order)
 	printf("    PROVIDE_HIDDEN(__linkopt_hot_end = .);\n");
 }
 
+/* True if GNU ld's lexer takes the byte in a bare name, and no pattern
+   reads it as a wildcard. */
+static bool ld_bare_byte(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr("_.$-+~", c);
+}
+
+/* name as a GNU ld script's input-section pattern that matches that
+   section and no other (a new string): bare when every byte allows it,
+   else in double quotes, where ld 2.40 takes every byte but '"' as it is
+   and still reads '*', '?' and '[' as wildcards: each of those in a
+   bracket ("[*]"), which fnmatch matches to the byte alone.  NULL, *why
+   saying why, for a name no pattern can match alone: a double quote or a
+   control byte, which no quoted name can hold, or a backslash with a
+   wildcard (fnmatch reads it as an escape). */
+static char *ld_section_pattern(const char *name, const char **why)
+{
+	const unsigned char *p;
+	bool bare = *name != '\0', wild = strpbrk(name, "*?[") != NULL;
+	char *pattern, *q;
+
+	*why = NULL;
+	for (p = (const unsigned char *)name; *p; p++) {
+		if (*p == '"')
+			*why = "it holds a double quote, which no name in a GNU ld script can";
+		else if (*p < ' ' || *p == 0x7f)
+			*why = "it holds a control character, which no name in a GNU ld script can";
+		else if (*p == '\\' && wild)
+			*why = "it holds a backslash and a wildcard character, which GNU ld's pattern match reads as an "
+			       "escape";
+		if (*why)
+			return NULL;
+		bare = bare && ld_bare_byte(*p);
+	}
+	if (bare)
+		return xstrdup(name);
+	q = pattern = xmalloc(3 * strlen(name) + 3);
+	*q++ = '"';
+	for (p = (const unsigned char *)name; *p; p++) {
+		if (*p == '*' || *p == '?' || *p == '[')
+			q += sprintf(q, "[%c]", *p);
+		else
+			*q++ = (char)*p;
+	}
+	*q++ = '"';
+	*q = '\0';
+	return pattern;
+}
+
+/* Why gold's --section-ordering-file cannot name this section alone
+   (gold reads the file line by line, takes a line that starts with '#'
+   for a comment, drops a trailing carriage return and reads a line with
+   '*', '?' or '[' as a glob, FNM_NOESCAPE, that also orders every
+   unlisted section it matches); NULL when it can. */
+static const char *gold_unwritable(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!n)
+		return "it is empty";
+	if (strchr(name, '\n'))
+		return "it holds a newline";
+	if (name[0] == '#')
+		return "gold reads a line that starts with '#' as a comment";
+	if (name[n - 1] == '\r')
+		return "gold drops a carriage return at the end of a line";
+	if (strpbrk(name, "*?["))
+		return "gold reads '*', '?' and '[' as a glob, which would order other sections too";
+	return NULL;
+}
+
+/* Why lld's and mold's --symbol-ordering-file (call_graph: lld's
+   --call-graph-ordering-file, whose fields are separated by spaces) cannot
+   name this symbol: lld reads the file line by line, trims white space
+   from each end and skips a line that starts with '#'; a '#' anywhere is
+   refused, the form being mold's too.  NULL when they can. */
+static const char *lld_unwritable(const char *name, bool call_graph)
+{
+	size_t n = strlen(name);
+
+	if (!n)
+		return "it is empty";
+	if (strchr(name, '\n'))
+		return "it holds a newline";
+	if (strchr(" \t\v\f\r", name[0]) || strchr(" \t\v\f\r", name[n - 1]))
+		return "lld and mold trim white space from each end of a line";
+	if (strchr(name, '#'))
+		return "it holds '#', which starts a comment in a symbol ordering file";
+	if (call_graph && strchr(name, ' '))
+		return "lld splits a line of its call-graph file at spaces";
+	return NULL;
+}
+
+/* Reports why the form cannot write name, a section or a symbol (what)
+   of unit (NULL: of the traces' call graph). */
+static void report_unwritable(const char *unit, const char *what, const char *name, const char *form,
+			      const char *why)
+{
+	/* in single quotes, or, when it holds a blank or a control byte, as a
+	   trace quotes it */
+	char *quoted = trace_quote(name), *shown = quoted[0] == '"' ? xstrdup(quoted) : xasprintf("'%s'", quoted);
+
+	if (unit)
+		error("%s: %s %s cannot be written in %s: %s", unit, what, shown, form, why);
+	else
+		error("%s %s of the traces' call graph cannot be written in %s: %s", what, shown, form, why);
+	free(shown);
+	free(quoted);
+}
+
+/* True if every name the form writes of the order can be written so that
+   the linker reads that name and no other; else false, after reporting
+   the first that cannot. */
+static bool names_writable(const struct ordering *order, enum emit_format format)
+{
+	size_t i, k;
+
+	for (i = 0; i < order->count; i++) {
+		const struct ordering_entry *e = &order->entries[i];
+		const char *why = NULL;
+
+		if (format == EMIT_GNU_LD && e->section && emit_output_section(e->section)) {
+			free(ld_section_pattern(e->section, &why));
+			if (why) {
+				report_unwritable(e->unit, "section", e->section, "a GNU ld script", why);
+				return false;
+			}
+		}
+		if (format == EMIT_GOLD && e->section && (why = gold_unwritable(e->section))) {
+			report_unwritable(e->unit, "section", e->section, "gold's --section-ordering-file", why);
+			return false;
+		}
+		for (k = 0; format == EMIT_LLD && k < e->symbol_count; k++) {
+			if ((why = lld_unwritable(e->symbols[k], false))) {
+				report_unwritable(e->unit, "symbol", e->symbols[k], "lld's and mold's --symbol-ordering-file",
+						  why);
+				return false;
+			}
+		}
+	}
+	for (i = 0; format == EMIT_CALL_GRAPH && i < order->edge_count; i++) {
+		const char *names[] = { order->edges[i].caller, order->edges[i].callee }, *why;
+
+		for (k = 0; k < 2; k++) {
+			if ((why = lld_unwritable(names[k], true))) {
+				report_unwritable(NULL, "symbol", names[k], "lld's --call-graph-ordering-file", why);
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
 /* True if the entry is a code entry (whole units are code). */
 static bool is_code(const struct ordering_entry *e)
 {
@@ -107,8 +261,13 @@ static void print_entries(const struct ordering *order, size_t from, size_t to, 
 		if (e->section) {
 			const char *out = emit_output_section(e->section);
 
-			if (out && !strcmp(out, output))
-				printf("    %s(%s)\n", e->file, e->section);
+			if (out && !strcmp(out, output)) {
+				const char *why;
+				char *pattern = ld_section_pattern(e->section, &why);
+
+				printf("    %s(%s)\n", e->file, pattern);
+				free(pattern);
+			}
 		} else if (!strcmp(output, ".text")) {
 			printf("    %s(.text .text.*)\n", e->file);
 		}
@@ -500,6 +659,8 @@ int emit_order(const struct ordering *order, enum emit_format format, char **ld_
 {
 	size_t i;
 
+	if (!names_writable(order, format))
+		return EXIT_INPUT;
 	switch (format) {
 	case EMIT_GNU_LD:
 		return emit_gnu_ld(order, ld_argv, ld_program);

@@ -14,6 +14,11 @@
 #define LABEL_WIDTH 64
 
 static const char *const side_names[2] = { "before", "after" };
+static const char *const relation_keys[] = {
+	[RELATION_SAME_BUILD] = "same-build", [RELATION_SAME_PROGRAM] = "same-program",
+	[RELATION_RELINKED_IN_PLACE] = "relinked-in-place", [RELATION_RELINKED_ELSEWHERE] = "relinked-elsewhere",
+	[RELATION_RELINKED_RENAMED] = "relinked-renamed", [RELATION_UNRELATED] = "unrelated",
+};
 
 /* The length of the valid UTF-8 sequence at s (of n bytes), or 0. */
 static size_t utf8_length(const unsigned char *s, size_t n)
@@ -307,6 +312,11 @@ static void side(FILE *f, const struct html_report *r, const struct model_object
 	fprintf(f, "<div class=\"side\" data-side=\"%s\">\n<h3>%s: <code>", side_names[which], side_names[which]);
 	html_text(f, m->path);
 	fprintf(f, "</code></h3>\n");
+	if (strcmp(m->file, m->path)) {
+		fprintf(f, "<p class=\"note\" data-read-from=\"\">The traced build, read from <code>");
+		html_text(f, m->file);
+		fprintf(f, "</code>, which has its build-id: the file at its path was relinked since.</p>\n");
+	}
 	if (!m->trace->complete)
 		fprintf(f, "<p class=\"warning\">The trace is incomplete: these pages are only part of the run.</p>\n");
 	for (i = 0; i < m->segment_count; i++)
@@ -467,6 +477,11 @@ void html_write(FILE *f, const struct html_report *r)
 		fprintf(f, "</code>: <code>");
 		html_text(f, r->traces[s]->command ? r->traces[s]->command : "?");
 		fprintf(f, "</code></td></tr>\n");
+	}
+	if (r->trace_count == 2) {
+		fprintf(f, "<tr data-relation=\"%s\"><th>main program</th><td>", relation_keys[r->relation]);
+		html_text(f, r->relation_text);
+		fprintf(f, "</td></tr>\n");
 	}
 	fprintf(f, "</table>\n");
 	run_figures(f, r);

@@ -6,6 +6,7 @@
 #define LINKOPT_REPORT_HTML_H
 
 #include "model.h"
+#include "relation.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -20,6 +21,8 @@ struct html_report {
 	const char *title;                 /* NULL: from the program's name */
 	const struct trace *traces[2];     /* before, after (NULL with one trace) */
 	size_t trace_count;
+	enum relation relation;            /* with two traces: how after's main program stands to before's */
+	char *relation_text;               /* that in words */
 	struct model_object (*objects)[2]; /* per object shown: its model in each trace */
 	size_t object_count;
 	uint64_t read_ahead;               /* bytes, of the cold-start model */

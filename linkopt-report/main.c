@@ -6,10 +6,12 @@
 #include "figures.h"
 #include "html.h"
 #include "model.h"
+#include "relation.h"
 #include "trace.h"
 #include "util.h"
 
 #include <errno.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,9 +22,10 @@ static const char *const scales[] = { [SCALE_TIME] = "time", [SCALE_ORDER] = "or
 
 static struct {
 	const char *out, *order, *log, *title;
-	struct cli_list objects;
+	struct cli_list objects, binaries;
 	unsigned long read_ahead_kb;
 	int scale;
+	bool same_program;
 	struct html_figure faults[2], seconds[2], match_rate, bound;
 } o = { .out = "linkopt-report.html", .read_ahead_kb = 128 };
 
@@ -87,6 +90,14 @@ static const struct cli_option report_options[] = {
 	  .set = set_time },
 	{ "--time-after", 0, CLI_CALL, &o.seconds[1], "TIME", "wall time of the run after", .set = set_time },
 	{ "--title", 0, CLI_STRING, &o.title, "TEXT", "the page's title (default: Start-up pages of PROGRAM)" },
+	{ "--binary", 0, CLI_LIST, &o.binaries, "FILE",
+	  "a copy of a traced file, read when the file at the trace's\n"
+	  "path is another build (relinked in place); its build-id must\n"
+	  "be the trace's (repeatable)" },
+	{ "--same-program", 0, CLI_FLAG, &o.same_program, 0,
+	  "BEFORE's and AFTER's main programs are one program relinked\n"
+	  "under another name (two programs of different paths and\n"
+	  "names are refused without it)" },
 	{ 0 }
 };
 
@@ -99,8 +110,10 @@ static const struct cli_command report_command = {
 		"start-up first touched them: BEFORE and AFTER (pagein traces of the same\n"
 		"program, default link and ordered) side by side, the hot range marked, the\n"
 		"file pages a cold start reads under a simple read-around model, and the\n"
-		"figures.  The binaries are read where the traces say they were, and must be\n"
-		"the files traced.  See linkopt-report(1).\n",
+		"figures.  The binaries are read where the traces say they were, or, relinked\n"
+		"in place since, from a copy with the traced build-id (--binary, or a file\n"
+		"beside the trace); BEFORE and AFTER must be of one program (the same path or\n"
+		"name, or --same-program).  See linkopt-report(1).\n",
 	.options = report_options,
 	.footer = "Exit status: 0 success, 1 a trace or binary is unreadable or does not fit,\n"
 		  "or the file cannot be written, 2 wrong usage.\n",
@@ -193,6 +206,25 @@ static void read_figures(struct html_report *r)
 	}
 }
 
+/* The file that holds object as trace traced it (a new string); dies
+   saying where it was looked for when none does. */
+static char *traced_file(const struct trace *trace, const struct trace_object *object)
+{
+	char *copy = xstrdup(trace->path), *folder = dirname(copy), *file, *path;
+
+	file = model_traced_file(object, o.binaries.items, o.binaries.count, folder);
+	if (!file) {
+		char *where = trace_quote(folder);
+
+		path = trace_quote(object->path);
+		fatal("%s: no file has the build-id %s of the traced %s: not at its path (relinked since?), not "
+		      "among the --binary files, not in %s beside the trace: give a copy of the traced file with "
+		      "--binary", trace->path, object->build_id, path, where);
+	}
+	free(copy);
+	return file;
+}
+
 static int run_report(int argc, char **argv)
 {
 	struct html_report r = { 0 };
@@ -209,12 +241,24 @@ static int run_report(int argc, char **argv)
 		cli_usage_error("--faults-after needs an AFTER trace");
 	if (o.seconds[1].known && count < 2)
 		cli_usage_error("--time-after needs an AFTER trace");
+	if (o.same_program && count < 2)
+		cli_usage_error("--same-program needs an AFTER trace");
 	check_out(files, count);
 	for (k = 0; k < count; k++) {
 		read_trace(files[k], &traces[k]);
 		r.traces[k] = &traces[k];
 	}
 	r.trace_count = (size_t)count;
+	if (count == 2) {
+		const struct trace_object *before = &traces[0].objects[0], *after = &traces[1].objects[0];
+
+		r.relation = relation_of(before, after, o.same_program);
+		if (r.relation == RELATION_UNRELATED) {
+			why = relation_refusal(before, after, "--same-program");
+			fatal("%s, %s: %s", files[0], files[1], why);
+		}
+		r.relation_text = relation_describe(r.relation, before, after);
+	}
 	globs = o.objects.count ? o.objects.count : 1;
 	r.objects = xcalloc(globs, sizeof(*r.objects));
 	for (i = 0; i < globs; i++) {
@@ -234,10 +278,14 @@ static int run_report(int argc, char **argv)
 			if (!chosen[1])
 				fatal("%s: no object named %s, as in %s", files[1], base_name(chosen[0]->path), files[0]);
 		}
-		for (k = 0; k < count; k++)
-			if (model_build(&r.objects[r.object_count][k], &traces[k], chosen[k], o.read_ahead_kb * 1024,
-					&why) < 0)
+		for (k = 0; k < count; k++) {
+			char *file = traced_file(&traces[k], chosen[k]);
+
+			if (model_build(&r.objects[r.object_count][k], &traces[k], chosen[k], file,
+					o.read_ahead_kb * 1024, &why) < 0)
 				fatal("%s", why);
+			free(file);
+		}
 		r.object_count++;
 	}
 	read_figures(&r);
@@ -260,9 +308,11 @@ static int run_report(int argc, char **argv)
 		for (k = 0; k < count; k++)
 			model_free(&r.objects[i][k]);
 	free(r.objects);
+	free(r.relation_text);
 	for (k = 0; k < count; k++)
 		trace_free(&traces[k]);
 	free(o.objects.items);
+	free(o.binaries.items);
 	return EXIT_OK;
 }
 

@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 static uint64_t page_down(uint64_t a, uint64_t page)
 {
@@ -37,12 +39,12 @@ static int check_same_file(struct model_object *m, char **why)
 	if (strcmp(o->build_id, "none") != 0) {
 		if (!elfobj_build_id(&m->elf, hex, sizeof(hex))) {
 			*why = xasprintf("%s: has no build-id, the traced file had %s: not the file that was traced "
-					 "(relinked since?)", m->path, o->build_id);
+					 "(relinked since?)", m->file, o->build_id);
 			return -1;
 		}
 		if (strcmp(hex, o->build_id) != 0) {
 			*why = xasprintf("%s: build-id %s, the traced file had %s: not the file that was traced "
-					 "(relinked since?)", m->path, hex, o->build_id);
+					 "(relinked since?)", m->file, hex, o->build_id);
 			return -1;
 		}
 	}
@@ -54,14 +56,14 @@ static int check_same_file(struct model_object *m, char **why)
 			found = o->segments[k].start == start;
 		if (!found) {
 			*why = xasprintf("%s: load segment %zu (at 0x%llx) is not among the segments the trace "
-					 "recorded: not the file that was traced", m->path, i,
+					 "recorded: not the file that was traced", m->file, i,
 					 (unsigned long long)start);
 			return -1;
 		}
 	}
 	if (m->segment_count != o->segment_count) {
 		*why = xasprintf("%s: %zu load segments, the trace recorded %zu: not the file that was traced",
-				 m->path, m->segment_count, o->segment_count);
+				 m->file, m->segment_count, o->segment_count);
 		return -1;
 	}
 	return 0;
@@ -81,7 +83,7 @@ static int lay_out_pages(struct model_object *m, char **why)
 
 		if (e->offset % page != e->address % page) {
 			*why = xasprintf("%s: load segment %zu: its file offset 0x%llx and address 0x%llx differ "
-					 "modulo the page size %llu", m->path, i, (unsigned long long)e->offset,
+					 "modulo the page size %llu", m->file, i, (unsigned long long)e->offset,
 					 (unsigned long long)e->address, (unsigned long long)page);
 			return -1;
 		}
@@ -329,8 +331,67 @@ static void mark_hot(struct model_object *m)
 		}
 }
 
+/* The GNU build-id of the ELF file at path, into hex; false when it is
+   not a linked ELF file with one. */
+static bool build_id_of(const char *path, char *hex, size_t hex_size)
+{
+	struct elf_object elf;
+	struct stat st;
+	void *image;
+	size_t size;
+	char *why = NULL;
+	bool found = false;
+
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || map_file(path, &image, &size, &why) < 0) {
+		free(why);
+		return false;
+	}
+	if (elfobj_is_elf(image, size) && elfobj_open_linked(&elf, path, image, size, &why) == 0) {
+		found = elfobj_build_id(&elf, hex, hex_size);
+		elfobj_close(&elf);
+	}
+	free(why);
+	munmap(image, size);
+	return found;
+}
+
+/* True if the file at path has build-id id. */
+static bool has_build_id(const char *path, const char *id)
+{
+	char hex[129];
+
+	return build_id_of(path, hex, sizeof(hex)) && !strcmp(hex, id);
+}
+
+char *model_traced_file(const struct trace_object *object, const char *const *copies, size_t copy_count,
+			const char *folder)
+{
+	char *found = NULL;
+	size_t i;
+	DIR *dir;
+	struct dirent *entry;
+
+	if (!strcmp(object->build_id, "none") || has_build_id(object->path, object->build_id))
+		return xstrdup(object->path);
+	for (i = 0; i < copy_count; i++)
+		if (has_build_id(copies[i], object->build_id))
+			return xstrdup(copies[i]);
+	if (!folder || !(dir = opendir(folder)))
+		return NULL;
+	while (!found && (entry = readdir(dir))) {
+		char *path = xasprintf("%s/%s", folder, entry->d_name);
+
+		if (entry->d_name[0] != '.' && has_build_id(path, object->build_id))
+			found = path;
+		else
+			free(path);
+	}
+	closedir(dir);
+	return found;
+}
+
 int model_build(struct model_object *m, const struct trace *trace, const struct trace_object *object,
-		uint64_t read_ahead, char **why)
+		const char *file, uint64_t read_ahead, char **why)
 {
 	struct elf_segment *segments;
 	size_t i;
@@ -339,13 +400,14 @@ int model_build(struct model_object *m, const struct trace *trace, const struct 
 	m->trace = trace;
 	m->object = object;
 	m->path = xstrdup(object->path);
+	m->file = xstrdup(file ? file : object->path);
 	m->page_size = trace->page_size ? trace->page_size : 4096;
-	if (map_file(m->path, &m->image, &m->image_size, why) < 0 ||
-	    elfobj_open_linked(&m->elf, m->path, m->image, m->image_size, why) < 0 ||
+	if (map_file(m->file, &m->image, &m->image_size, why) < 0 ||
+	    elfobj_open_linked(&m->elf, m->file, m->image, m->image_size, why) < 0 ||
 	    elfobj_load_segments(&m->elf, &segments, &m->segment_count, why) < 0) {
 		char *reason = *why;
 
-		*why = xasprintf("%s: %s", m->path, reason);
+		*why = xasprintf("%s: %s", m->file, reason);
 		free(reason);
 		goto fail;
 	}
@@ -379,5 +441,6 @@ void model_free(struct model_object *m)
 	if (m->image)
 		munmap(m->image, m->image_size);
 	free(m->path);
+	free(m->file);
 	memset(m, 0, sizeof(*m));
 }

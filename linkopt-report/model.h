@@ -50,7 +50,8 @@ enum model_hot {
 struct model_object {
 	const struct trace *trace;
 	const struct trace_object *object;
-	char *path;              /* the file read: the object's path in the trace */
+	char *path;              /* the object's path in the trace */
+	char *file;              /* the file read: path, or a copy of the traced file found by its build-id */
 	void *image;
 	size_t image_size;
 	struct elf_object elf;
@@ -66,12 +67,20 @@ struct model_object {
 	size_t hot_functions;            /* MODEL_HOT_FUNCTIONS: functions in it */
 };
 
+/* The file that holds object as it was traced (a new string): its path
+   when the file there has the traced build-id (or the trace records none);
+   otherwise the first of copies, then of the files of folder (a program
+   relinked in place since: linkopt-startup keeps DIR/NAME.default beside
+   DIR/NAME.trace), that has it; NULL when none has. */
+char *model_traced_file(const struct trace_object *object, const char *const *copies, size_t copy_count,
+			const char *folder);
+
 /* Builds the model of object (one of trace's) with a cold-start
-   read-around window of read_ahead bytes: reads the file at the object's
-   path and refuses one whose build-id or load segments differ from the
+   read-around window of read_ahead bytes: reads file (NULL: the object's
+   path) and refuses one whose build-id or load segments differ from the
    trace's (relinked since).  Returns 0, or -1 with *why set (new). */
 int model_build(struct model_object *m, const struct trace *trace, const struct trace_object *object,
-		uint64_t read_ahead, char **why);
+		const char *file, uint64_t read_ahead, char **why);
 
 /* Frees what model_build allocated. */
 void model_free(struct model_object *m);

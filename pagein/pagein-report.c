@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "coldstart.h"
 #include "elfobj.h"
+#include "relation.h"
 #include "trace.h"
 #include "util.h"
 
@@ -18,6 +19,7 @@ static bool timeline;
 static bool read_requests;
 static unsigned long read_ahead_kb;
 static bool cold;
+static bool same_program;
 
 static const char *set_read_ahead(void *target, const char *value)
 {
@@ -41,6 +43,10 @@ static const struct cli_option options[] = {
 	  "with --read-ahead-kb, also each read request of the model:\n"
 	  "the pages it reads and what made it (a read(2), a fault and\n"
 	  "its window, a marked page reached and the next window)" },
+	{ "--same-program", 0, CLI_FLAG, &same_program, 0,
+	  "with two traces: the main programs are one program relinked\n"
+	  "under another name (two programs of different paths and\n"
+	  "names are refused without it)" },
 	{ 0 }
 };
 
@@ -52,11 +58,14 @@ static const struct cli_command command = {
 		"heap, stack and other anonymous pages, functions first executed, and the\n"
 		"pages touched by each tenth of the run.  With two files, the objects side\n"
 		"by side (the main program of one matched with the main program of the\n"
-		"other, libraries by file name).\n",
+		"other, libraries by file name), and how the main programs stand: the same\n"
+		"build, or the same program relinked (the same path or file name, another\n"
+		"build-id); two programs are refused.\n",
 	.options = options,
 	.footer = "Exit status: 0 success, 1 a file is unreadable or not a pagein trace (or,\n"
-		  "with --read-ahead-kb, the main program's file is not the traced one), 2 wrong\n"
-		  "usage.  An incomplete trace (no '# end' line) is read with a warning.\n",
+		  "with --read-ahead-kb, the main program's file is not the traced one; with two,\n"
+		  "they are of two programs), 2 wrong usage.  An incomplete trace (no '# end'\n"
+		  "line) is read with a warning.\n",
 	.min_operands = 1,
 	.missing = "give one trace, or two to compare",
 };
@@ -326,19 +335,36 @@ static void ratio(char *buf, size_t n, size_t after, size_t before)
 		snprintf(buf, n, "-");
 }
 
-static void print_side_by_side(const struct summary *a, const struct summary *b)
+/* The label of a's i-th object's row: its file name, or for a main
+   program named otherwise in b, both ("prog-default -> prog"); a new
+   string. */
+static char *row_label(const struct summary *a, size_t i, const struct object_summary *y)
+{
+	char *was = trace_quote(base_name(a->objects[i].object->path)), *now, *label;
+
+	if (!y || !strcmp(base_name(y->object->path), base_name(a->objects[i].object->path)))
+		return was;
+	now = trace_quote(base_name(y->object->path));
+	label = xasprintf("%s -> %s", was, now);
+	free(was);
+	free(now);
+	return label;
+}
+
+static void print_side_by_side(const struct summary *a, const struct summary *b, const char *relation)
 {
 	size_t i;
 	char r1[32], r2[32];
 
 	printf("before: %s: %s\nafter:  %s: %s\n", a->trace->path, a->trace->command ? a->trace->command : "?",
 	       b->trace->path, b->trace->command ? b->trace->command : "?");
+	printf("main program: %s\n", relation);
 	printf("  %-40s %8s %8s %7s %8s %8s %7s\n", "object", "code", "code", "", "data", "data", "");
 	printf("  %-40s %8s %8s %7s %8s %8s %7s\n", "", "before", "after", "ratio", "before", "after", "ratio");
 	for (i = 0; i < a->trace->object_count; i++) {
 		const struct object_summary *x = &a->objects[i], *y = counterpart(a, i, b);
 		size_t yc = y ? y->code : 0, yd = y ? y->data : 0;
-		char *name = trace_quote(base_name(x->object->path));
+		char *name = row_label(a, i, y);
 
 		ratio(r1, sizeof(r1), yc, x->code);
 		ratio(r2, sizeof(r2), yd, x->data);
@@ -366,9 +392,15 @@ static void print_side_by_side(const struct summary *a, const struct summary *b)
 
 int main(int argc, char **argv)
 {
+	static const char *const relation_names[] = {
+		[RELATION_SAME_BUILD] = "same-build", [RELATION_SAME_PROGRAM] = "same-program",
+		[RELATION_RELINKED_IN_PLACE] = "relinked-in-place", [RELATION_RELINKED_ELSEWHERE] = "relinked-elsewhere",
+		[RELATION_RELINKED_RENAMED] = "relinked-renamed", [RELATION_UNRELATED] = "unrelated",
+	};
 	struct trace traces[2];
 	struct summary summaries[2];
-	char **files;
+	char **files, *relation_text = NULL;
+	enum relation relation = RELATION_SAME_BUILD;
 	int i, count, status = 0;
 	bool json;
 
@@ -380,6 +412,8 @@ int main(int argc, char **argv)
 		cli_usage_error("--read-ahead-kb takes one trace");
 	if (read_requests && !cold)
 		cli_usage_error("--read-requests is for --read-ahead-kb");
+	if (same_program && count != 2)
+		cli_usage_error("--same-program is for two traces");
 	for (i = 0; i < count; i++) {
 		char *why;
 
@@ -391,6 +425,27 @@ int main(int argc, char **argv)
 			warn("%s: the trace is incomplete (%s): its figures cover only part of the run", files[i],
 			     traces[i].version >= 2 ? "no '# end' line" : "its last line is cut short");
 		summarize(&traces[i], &summaries[i]);
+	}
+	if (count == 2) {
+		const struct trace_object *before, *after;
+		char *why;
+
+		for (i = 0; i < 2; i++) {
+			if (!traces[i].object_count) {
+				error("%s: the trace holds no object: nothing to compare", files[i]);
+				return EXIT_INPUT;
+			}
+		}
+		before = &traces[0].objects[0];
+		after = &traces[1].objects[0];
+		relation = relation_of(before, after, same_program);
+		if (relation == RELATION_UNRELATED) {
+			why = relation_refusal(before, after, "--same-program");
+			error("%s, %s: %s", files[0], files[1], why);
+			free(why);
+			return EXIT_INPUT;
+		}
+		relation_text = relation_describe(relation, before, after);
 	}
 	if (cold) {
 		size_t k;
@@ -421,17 +476,21 @@ int main(int argc, char **argv)
 				printf(", ");
 			print_json(&summaries[i]);
 		}
-		printf("]}\n");
+		printf("]");
+		if (count == 2)
+			printf(", \"relation\": \"%s\"", relation_names[relation]);
+		printf("}\n");
 	} else if (count == 1) {
 		print_text(&summaries[0], timeline);
 	} else {
-		print_side_by_side(&summaries[0], &summaries[1]);
+		print_side_by_side(&summaries[0], &summaries[1], relation_text);
 		if (timeline) {
 			print_text(&summaries[0], true);
 			print_text(&summaries[1], true);
 		}
 	}
 	stdout_close_or_die();
+	free(relation_text);
 	if (cold)
 		for (i = 0; i < traces[0].object_count; i++)
 			free(summaries[0].objects[i].reads.list);

@@ -25,7 +25,7 @@ gcc -o prog-default startup.o libstartup.a -Wl,-Map=default.map || fail "default
 gcc -o prog startup.o libstartup.a -Wl,-T,order.ld || fail "link with the script"
 expect_output want.out got.out "the ordered program's output" ./prog
 "$PAGEIN" --granularity=function --out-file="$PWD/after.trace" -- ./prog > /dev/null 2>&1 || fail "pagein on prog"
-"$LINKOPT" report default.trace after.trace --order order.ld --deporder-log deporder.log \
+"$LINKOPT" report --same-program default.trace after.trace --order order.ld --deporder-log deporder.log \
 	--faults-before 141 --faults-after 97 -o report.html 2> report.err || fail "linkopt report: $(head -3 report.err)"
 
 # chromium -- ARGS...: headless, in a profile of its own, bounded in time.

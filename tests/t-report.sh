@@ -5,9 +5,12 @@
 # square per page pagein recorded, the figures of the traces and of
 # deporder's files, the hot range where the order put the start-up
 # functions (or where the script's symbols say), the cold-start model
-# bounded by the file, and every string escaped.  A binary relinked since
-# its trace, an --out that is an input, and bad inputs are refused, and a
-# failed run leaves the earlier page as it was.
+# bounded by the file, and every string escaped.  The default link and the
+# ordered one have two names: --same-program says they are one program.  A
+# binary relinked since its trace is read from its traced build kept beside
+# the trace (by build-id), and refused without it; an --out that is an
+# input, and bad inputs are refused, and a failed run leaves the earlier
+# page as it was.
 . "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/report-lib.sh"
@@ -46,7 +49,7 @@ gcc -o prog prog.o -Wl,-T,order.ld || fail "link with the script"
 "$PAGEIN" --granularity=function --out-file="$PWD/after.trace" -- ./prog > /dev/null 2>&1 || fail "pagein on prog"
 
 status=0
-"$LINKOPT" report default.trace after.trace --order order.ld --deporder-log deporder.log \
+"$LINKOPT" report --same-program default.trace after.trace --order order.ld --deporder-log deporder.log \
 	--faults-before 120 --faults-after 90 --time-before 2.5ms --time-after 2000us -o report.html \
 	> report.out 2> report.err || status=$?
 ((status == 0)) || fail "linkopt report: status $status: $(head -3 report.err)"
@@ -167,14 +170,22 @@ refused 2 "three traces" "give one trace, or two" default.trace after.trace afte
 refused 1 "an object no path matches" "no object's path matches '\*/libnothere\.so'" default.trace --object '*/libnothere.so'
 refused 1 "not a pagein trace" "^linkopt: prog\.c: " prog.c
 printf 'deporder: nothing here\n' > junk.log
-refused 1 "a log without figures" "junk\.log: holds no match rate" default.trace after.trace --deporder-log junk.log -o report.html
+refused 1 "a log without figures" "junk\.log: holds no match rate" --same-program default.trace after.trace \
+	--deporder-log junk.log -o report.html
 refused 1 "an order without a match rate" "prog\.c: its first line records no match rate" default.trace --order prog.c -o report.html
 cmp -s report.html report.before || fail "a refused run changed report.html"
 ls report.html.tmp* > /dev/null 2>&1 && fail "a refused run left a temporary file"
-# The default link relinked since its trace: another build-id.
+# The default link relinked since its trace: another build-id.  Its
+# traced build kept beside the trace is read in its place; without it,
+# refused.
 mv prog-default prog-default.traced
 gcc -o prog-default prog.o -Wl,-T,order.ld || fail "relink"
-refused 1 "a binary relinked since" "prog-default: build-id [0-9a-f]+, the traced file had [0-9a-f]+: not the file that was traced" \
-	default.trace after.trace -o report.html
+"$LINKOPT" report --same-program default.trace after.trace -o kept.html 2> kept.err ||
+	fail "the traced build kept beside the trace: $(head -2 kept.err)"
+side_of kept.html before | grep -q 'read from <code>\./prog-default\.traced</code>' ||
+	fail "the report does not say it read ./prog-default.traced"
+mkdir away && mv prog-default.traced away/
+refused 1 "a binary relinked since" "default\.trace: no file has the build-id [0-9a-f]+ of the traced $PWD/prog-default: not at its path \(relinked since\?\)" \
+	--same-program default.trace after.trace -o report.html
 cmp -s report.html report.before || fail "a refused run changed report.html"
 exit 0
