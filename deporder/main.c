@@ -507,10 +507,17 @@ int main(int argc, char **argv)
 	bool by_section;
 	char **args, *ld_program;
 	int count, status;
+	size_t k;
 
 	progname = "deporder";
 	count = cli_parse(&command, argc, argv, &args);
 	args = link_arguments(args, &count, &ld_program);
+	for (k = 0; k < opt.trace_count; k++)
+		output_input(opt.traces[k]);
+	if (opt.map)
+		output_input(opt.map);
+	if (opt.binary)
+		output_input(opt.binary);
 	by_section = opt.granularity == 1;
 	link_closure(&link, args, count, ld_program);
 	hot.order_data = !opt.no_data;

@@ -230,6 +230,8 @@ static int command_profile_or_macros(int argc, char **argv, bool macros_only)
 		error("%s: not written: a source failed, and the table would be partial", profile_out);
 		return status;
 	}
+	for (i = 0; profile_out && i < count; i++)
+		output_input(sources[i]);
 	if (profile_out && !stdout_to_temporary(profile_out))
 		fatal("%s: cannot create a temporary file: %s", profile_out, strerror(errno));
 	site_table_write(&table, stdout);
