@@ -108,10 +108,19 @@ static void remove_registered(void)
 	}
 }
 
+static void (*volatile signal_hook)(void);
+
+void output_on_signal(void (*hook)(void))
+{
+	signal_hook = hook;
+}
+
 static void on_signal(int sig)
 {
 	int saved = errno;
 
+	if (signal_hook && getpid() == slot_owner)
+		signal_hook();
 	remove_registered();
 	signal(sig, SIG_DFL);
 	raise(sig);

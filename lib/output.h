@@ -64,6 +64,11 @@ int stdout_commit(void);
 /* Abandons stdout_to_temporary: removes the temporary file. */
 void stdout_discard(void);
 
+/* Makes hook the first thing the signal handler does, before it removes
+   anything: for a program whose commands write into its work folder, to
+   end them (async-signal-safe calls only: kill, waitpid). */
+void output_on_signal(void (*hook)(void));
+
 /* Makes a private folder (mkdtemp, mode 0700) beside path, for work whose
    result output_place later renames onto path; it is removed with what it
    holds at exit and on SIGINT, SIGTERM and SIGHUP.  Returns its absolute

@@ -1,6 +1,6 @@
 # linkopt-bolt: the driver of BOLT (llvm-bolt) with linkopt's
 # profile (pagein --branches) and start-up order.
-BOLT_OBJS = linkopt-bolt/main.o linkopt-bolt/profile.o
+BOLT_OBJS = linkopt-bolt/main.o linkopt-bolt/profile.o linkopt-bolt/check.o
 PROGS += linkopt-bolt/linkopt-bolt
 BIN_PROGS += linkopt-bolt/linkopt-bolt
 OBJS += $(BOLT_OBJS)
