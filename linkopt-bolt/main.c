@@ -235,8 +235,18 @@ static char *log_note(const char *name)
 	return keep_dir ? xasprintf(" (log %s/%s)", keep_dir, name) : xasprintf(" (--keep DIR keeps %s)", name);
 }
 
-/* The line of log that starts with prefix (the last one), or NULL. */
+static char *log_text(const char *log, const char *text, bool whole);
+
+/* The text of log from prefix to the end of its line (the last line that
+   holds prefix), or NULL. */
 static char *log_line(const char *log, const char *prefix)
+{
+	return log_text(log, prefix, false);
+}
+
+/* The last line of log that holds text: from text on, or whole; NULL
+   without one. */
+static char *log_text(const char *log, const char *text, bool whole)
 {
 	FILE *f = fopen(log, "r");
 	char *line = NULL, *found = NULL;
@@ -246,14 +256,14 @@ static char *log_line(const char *log, const char *prefix)
 	if (!f)
 		return NULL;
 	while ((len = getline(&line, &cap, f)) > 0) {
-		char *at = strstr(line, prefix);
+		char *at = strstr(line, text);
 
 		if (!at)
 			continue;
 		if (line[len - 1] == '\n')
 			line[len - 1] = '\0';
 		free(found);
-		found = xstrdup(at);
+		found = xstrdup(whole ? line : at);
 	}
 	free(line);
 	fclose(f);
@@ -513,14 +523,25 @@ static void summary(const char *log)
 	free(line);
 }
 
-/* Refuses a profile that BOLT found stale (another build's). */
+/* Refuses a profile that BOLT found stale (another build's): "N (P% of
+   all profiled) functions have invalid (possibly stale) profile", and "1
+   (P% ...) function have" for one. */
 static void check_stale(const struct bolt_binary *b, const char *log)
 {
-	char *l = log_line(log, "functions have invalid (possibly stale) profile");
-	char *pct = l ? strchr(l, '(') : NULL;
+	char *l = log_text(log, "have invalid (possibly stale) profile", true);
+	char *all = l ? strstr(l, "% of all profiled") : NULL, *open = all;
+	double pct;
 
-	if (pct && strtod(pct + 1, NULL) > 5.0)
-		fatal("%s: BOLT says %s%s: a --fdata profile is not of this binary", b->path, l, log_note("bolt.log"));
+	if (!all)
+		return;
+	while (open > l && *open != '(')
+		open--;
+	pct = *open == '(' ? strtod(open + 1, NULL) : 0;
+	if (!strncmp(l, "BOLT-WARNING: ", 14))
+		memmove(l, l + 14, strlen(l + 14) + 1);
+	if (pct > 5.0)
+		fatal("%s: BOLT says %s%s: the profile is not of this binary (at most 5%% is accepted); %s is "
+		      "not written", b->path, l, log_note("bolt.log"), output);
 	free(l);
 }
 
