@@ -491,6 +491,32 @@ static bool is_string(int64_t tag)
 	       tag == 0x7fffffff;
 }
 
+static int compare_words(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return x[0] != y[0] ? (x[0] < y[0] ? -1 : 1) : x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+/* Whether the RELA tables a and b (size bytes each) relocate the same
+   places with the same types and symbols, in any order. */
+static bool same_relocations(const unsigned char *a, const unsigned char *b, uint64_t size)
+{
+	uint64_t n = size / sizeof(Elf64_Rela), i, *x = xcalloc(2 * n + 1, 8), *y = xcalloc(2 * n + 1, 8);
+	bool same;
+
+	for (i = 0; i < n; i++) {
+		memcpy(&x[2 * i], a + i * sizeof(Elf64_Rela), 16);
+		memcpy(&y[2 * i], b + i * sizeof(Elf64_Rela), 16);
+	}
+	qsort(x, n, 16, compare_words);
+	qsort(y, n, 16, compare_words);
+	same = !memcmp(x, y, n * 16);
+	free(x);
+	free(y);
+	return same;
+}
+
 /* A pointer table of the dynamic table (DT_INIT_ARRAY...): each slot at
    the entry of the function of the input's slot. */
 static void check_array(const struct image *in, const struct image *out, int64_t tag, struct loadable_report *r)
@@ -615,14 +641,21 @@ static void check_dynamic(const struct image *in, const struct image *out, struc
 			if (!(q = bytes_at(out, b, size))) {
 				defect(r, "%s: %llu bytes at 0x%llx are not all in the output's file", tag_name(tag),
 				       (unsigned long long)size, (unsigned long long)b);
-			} else if (tag == DT_RELA || tag == DT_JMPREL) {
-				/* the addends may change (code BOLT moved); what and where not */
+			} else if (tag == DT_JMPREL) {
+				/* the addends may change (code BOLT moved); what and where not, nor
+				   the order: a PLT entry names its relocation by its index */
 				for (j = 0; j + sizeof(Elf64_Rela) <= size; j += sizeof(Elf64_Rela))
 					if (memcmp(p + j, q + j, 16))
 						break;
 				if (j + sizeof(Elf64_Rela) <= size)
-					defect(r, "%s: entry %llu relocates another place or symbol than the input's",
+					defect(r, "%s: entry %llu relocates another place or symbol than the input's (the "
+						  "PLT finds it by its index)",
 					       tag_name(tag), (unsigned long long)(j / sizeof(Elf64_Rela)));
+			} else if (tag == DT_RELA) {
+				/* in any order, the addends aside */
+				if (!same_relocations(p, q, size))
+					defect(r, "%s: the output relocates other places or symbols than the input",
+					       tag_name(tag));
 			} else if (memcmp(p, q, size)) {
 				defect(r, "%s: the %llu bytes at 0x%llx are not the input's table", tag_name(tag),
 				       (unsigned long long)size, (unsigned long long)b);
@@ -630,6 +663,26 @@ static void check_dynamic(const struct image *in, const struct image *out, struc
 		} else if (a != b) {
 			defect(r, "%s: %llu (0x%llx), the input's %llu", tag_name(tag), (unsigned long long)b,
 			       (unsigned long long)b, (unsigned long long)a);
+		}
+	}
+	if (dyn_value(out, DT_RELACOUNT, &v)) {
+		/* the loader takes the first DT_RELACOUNT entries for relative
+		   ones without looking */
+		uint64_t table, size, i;
+		const unsigned char *p;
+
+		if (dyn_value(out, DT_RELA, &table) && dyn_value(out, DT_RELASZ, &size) &&
+		    (p = bytes_at(out, table, size))) {
+			for (i = 0; i < v && (i + 1) * sizeof(Elf64_Rela) <= size; i++) {
+				Elf64_Rela rel;
+
+				memcpy(&rel, p + i * sizeof(rel), sizeof(rel));
+				if (ELF64_R_TYPE(rel.r_info) != R_X86_64_RELATIVE)
+					break;
+			}
+			if (i < v)
+				defect(r, "DT_RELACOUNT says %llu relative relocations come first, entry %llu is not one",
+				       (unsigned long long)v, (unsigned long long)i);
 		}
 	}
 	if (dyn_value(out, DT_RELR, &v)) {
@@ -666,6 +719,13 @@ static bool covered(const struct range *ranges, size_t n, uint64_t address)
 			hi = mid;
 	}
 	return lo > 0 && address < ranges[lo - 1].end;
+}
+
+static int compare_addresses(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return *x < *y ? -1 : *x > *y;
 }
 
 struct slots {
@@ -721,6 +781,15 @@ static void collect_slots(const struct image *in, struct slots *s)
 			add_slot(s, r.r_offset, 8, type == R_X86_64_RELATIVE || type == R_X86_64_IRELATIVE);
 		}
 	}
+	/* the GOT: in a program not linked as PIE, the slots of functions the
+	   code takes through it hold their addresses with no relocation at
+	   all, and BOLT updates them */
+	if (in->has_obj && (k = elfobj_section_by_name(&in->obj, ".got"))) {
+		const struct elf_section *got = &in->obj.sections[k];
+
+		for (i = 0; i + 8 <= got->size; i += 8)
+			add_slot(s, got->address + i, 8, true);
+	}
 	/* --emit-relocs: the link's own relocations of the writable sections
 	   (a program not linked as PIE has no dynamic ones for its pointers) */
 	if (in->has_obj && elfobj_load_relocs((struct elf_object *)&in->obj, &why) == 0) {
@@ -743,6 +812,11 @@ static void collect_slots(const struct image *in, struct slots *s)
 	} else if (in->has_obj) {
 		free(why);
 	}
+	qsort(s->pointers, s->npointers, sizeof(*s->pointers), compare_addresses);
+	for (k = j = 0; k < s->npointers; k++)
+		if (!j || s->pointers[j - 1] != s->pointers[k])
+			s->pointers[j++] = s->pointers[k];
+	s->npointers = j;
 	qsort(s->ranges, s->count, sizeof(*s->ranges), compare_ranges);
 	for (k = j = 0; k < s->count; k++) {
 		if (j && s->ranges[k].start <= s->ranges[j - 1].end) {

@@ -16,7 +16,9 @@
      DT_FINI and every DT_INIT_ARRAY, DT_FINI_ARRAY, DT_PREINIT_ARRAY slot
      at the entry of the function of the same name;
    - the data: every pointer the loader relocates (DT_RELR, relative
-     DT_RELA entries) or the link relocated (--emit-relocs) that pointed at
+     DT_RELA entries) or the link relocated (--emit-relocs), and every slot
+     of .got (a program not linked as PIE keeps addresses there that no
+     relocation names), that pointed at
      a function's entry points at the entry of the function of that name,
      any other pointer into code still points into code, a pointer to data
      is unchanged, and no byte of the writable segments changed where no

@@ -13,6 +13,10 @@
      interp      PT_INTERP naming another loader
      symbol      the dynamic symbol printf renamed rintf (the tail of its
                  name in .dynstr): the loader cannot bind it
+     relacount   the first relocation of DT_RELA swapped with the last
+                 (DT_RELACOUNT says the first ones are relative)
+     rela-order  the last two relocations of DT_RELA swapped (no defect:
+                 the loader takes them in any order)
    Exit status 0, or 1 with a message when IN has not what MODE needs. */
 #include <elf.h>
 #include <stdio.h>
@@ -166,6 +170,13 @@ int main(int argc, char **argv)
 		while (strcmp(names + sym->st_name, "printf"))
 			sym++;
 		sym->st_name++;
+	} else if (!strcmp(mode, "relacount") || !strcmp(mode, "rela-order")) {
+		Elf64_Rela *rela = (Elf64_Rela *)at(entry(DT_RELA)->d_un.d_ptr), keep;
+		size_t n = entry(DT_RELASZ)->d_un.d_val / sizeof(Elf64_Rela), a = mode[4] == 'c' ? 0 : n - 2;
+
+		keep = rela[a];
+		rela[a] = rela[n - 1];
+		rela[n - 1] = keep;
 	} else {
 		die("unknown mode");
 	}

@@ -6,7 +6,9 @@
 # BOLT 16, or FAKE_VERSION) copies the input with one defect made by
 # elf-corrupt.c; each row: the defect, the BOLT version it claims, what
 # linkopt-bolt must say.  Each is refused with exit status 1, nothing is
-# written and no temporary is left; without a defect the copy is written.
+# written and no temporary is left; without a defect the copy is written,
+# and so is one whose DT_RELA holds the same relocations in another order
+# (as BOLT 22 writes a library's).
 # BOLT's known defect on a -z pack-relative-relocs link (BOLT 17 and
 # later) is named with its fix.
 . "$(dirname "$0")/lib.sh"
@@ -18,6 +20,8 @@ cp "$TESTDIR/bolt-relr.c" prog.c
 gcc -O2 -g -Wl,--emit-relocs -Wl,--build-id -Wl,-z,pack-relative-relocs -o prog prog.c ||
 	fail "cannot build prog"
 ./prog 100 > want || fail "prog does not run"
+# without -z pack-relative-relocs: its relative relocations in DT_RELA
+gcc -O2 -g -Wl,--emit-relocs -Wl,--build-id -o prog-rela prog.c || fail "cannot build prog-rela"
 gcc -O1 -o elf-corrupt "$TESTDIR/elf-corrupt.c" || fail "cannot build elf-corrupt"
 printf '1 main 0 1 hot 0 0 10\n' > prog.fdata
 cat > fake-bolt <<EOF2
@@ -30,10 +34,13 @@ EOF2
 chmod +x fake-bolt
 
 echo earlier > out
-# mode|BOLT version|what linkopt-bolt says
+# mode|BOLT version|what linkopt-bolt says (the input: prog, or prog-rela
+# for a mode that names DT_RELA)
 while IFS='|' read -r mode version pattern; do
+	input=./prog
+	[[ $mode == rela* ]] && input=./prog-rela
 	MODE=$mode FAKE_VERSION=$version expect_exit 1 run.out "$LB" -q --bolt "$PWD/fake-bolt" --fdata prog.fdata \
-		--no-check -o out ./prog
+		--no-check -o out $input
 	tr '\n' ' ' < run.out.err > run.flat   # the message and its list of defects, on one line
 	expect_grep "$pattern" run.flat "$mode"
 	expect_grep "out is not written" run.flat "$mode"
@@ -50,8 +57,13 @@ stray|16|data: 1 bytes of the writable segments changed where no relocation lies
 overlap|16|PT_LOAD 3 \[0x100, .*overlaps the one before it
 misalign|16|PT_LOAD [0-9]+: offset 0x[0-9a-f]+ and address 0x[0-9a-f]+ differ modulo its alignment
 interp|16|PT_INTERP does not name /lib64/ld-linux-x86-64.so.2 as the input's does
+relacount|16|DT_RELACOUNT says [0-9]+ relative relocations come first, entry 0 is not one
 symbol|16|the loader \(.*, as ldd -r\) does not load the rewritten binary as it loads the input \(.*rintf
 EOF2
+
+# the relocations of DT_RELA in another order are no defect
+MODE=rela-order run_ok run.out "$LB" -q --bolt "$PWD/fake-bolt" --fdata prog.fdata --no-check -o reordered ./prog-rela
+expect_output want run.out "DT_RELA in another order" ./reordered 100
 
 # the copy without a defect is written, runs, and has the umask's mode
 umask 022
