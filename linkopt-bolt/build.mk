@@ -20,3 +20,11 @@ bolt-deps:
 
 .PHONY: bolt-deps
 MAN1 += linkopt-bolt/linkopt-bolt.1
+
+# which BOLT versions and link options linkopt-bolt is known good with
+# (linkopt-bolt(1), KNOWN GOOD): every llvm-bolt installed, on small
+# programs and SQLite (fetched into LINKOPT_CACHE)
+bolt-matrix: all
+	TOP='$(CURDIR)' tests/bolt-matrix -o linkopt-bolt/bolt-matrix.txt
+
+.PHONY: bolt-matrix
