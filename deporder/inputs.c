@@ -785,6 +785,7 @@ static int open_one(struct input *in, struct link_options *opt)
 			in->path = found;
 		}
 	}
+	output_input(in->path);
 	if (map_file(in->path, &in->map, &in->map_size, &why) < 0)
 		goto fail;
 	if (elfobj_is_elf(in->map, in->map_size)) {

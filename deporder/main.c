@@ -554,6 +554,12 @@ int main(int argc, char **argv)
 	progname = "deporder";
 	run.count = cli_parse(&command, argc, argv, &run.args);
 	run.args = link_arguments(run.args, &run.count, &run.ld_program);
+	for (size_t k = 0; k < opt.trace_count; k++)
+		output_input(opt.traces[k]);
+	if (opt.map)
+		output_input(opt.map);
+	if (opt.binary)
+		output_input(opt.binary);
 	by_section = opt.granularity == GRANULARITY_SECTION;
 	link_closure(&run.link, run.args, run.count, run.ld_program);
 	run.hot.order_data = !opt.no_data;

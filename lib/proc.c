@@ -265,13 +265,27 @@ struct capture {
 	size_t len, capacity;
 };
 
-/* Reads the captured streams until both are at their end; poll, so that a
-   child filling one pipe while we wait on the other cannot stall. */
-static void read_captures(struct capture *c, int n)
+/* Milliseconds from now to deadline (a proc_now time; 0: none) for poll:
+   -1 without a deadline, 0 once it passed. */
+static int until(double deadline)
+{
+	double left;
+
+	if (deadline <= 0)
+		return -1;
+	left = deadline - proc_now();
+	return left <= 0 ? 0 : left > 1e6 ? 1000000000 : (int)(left * 1000) + 1;
+}
+
+/* Reads the captured streams until both are at their end, or deadline (a
+   proc_now time; 0: none) passed: false then, the streams left open; poll,
+   so that a child filling one pipe while we wait on the other cannot
+   stall. */
+static bool read_captures(struct capture *c, int n, double deadline)
 {
 	struct pollfd fds[2];
 	struct capture *of[2];
-	int i, k;
+	int i, k, ready;
 
 	for (;;) {
 		for (i = k = 0; i < n; i++) {
@@ -281,12 +295,15 @@ static void read_captures(struct capture *c, int n)
 			}
 		}
 		if (k == 0)
-			return;
-		if (poll(fds, k, -1) < 0) {
+			return true;
+		ready = poll(fds, k, until(deadline));
+		if (ready < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
 		}
+		if (ready == 0)
+			return false;
 		for (i = 0; i < k; i++) {
 			struct capture *x = of[i];
 			ssize_t got;
@@ -310,6 +327,7 @@ static void read_captures(struct capture *c, int n)
 			close(c[i].fd);
 		c[i].fd = -1;
 	}
+	return true;
 }
 
 static char *capture_string(struct capture *c)
@@ -361,7 +379,7 @@ static void child_start(const struct proc_request *rq, char **envp, const struct
 {
 	int out = child_fd(rq->out, p, 0), err = child_fd(rq->err, p, 1), e;
 
-	if (own_groups() && setpgid(0, 0) < 0)
+	if ((own_groups() || rq->timeout > 0) && setpgid(0, 0) < 0)
 		goto failed;
 	/* before exec, so that no window leaves a group the watchdog does not
 	   know of: until then this copy of the socket keeps it open */
@@ -435,21 +453,66 @@ static void plumbing_close_child_side(struct plumbing *p)
 	close_fd(&p->report[1]);
 }
 
-/* After fork: the child's errno if it could not start, else 0; then its
-   output, then its end. */
-static int child_status(pid_t pid, struct plumbing *p, struct rusage *usage)
+/* Waits for pid until deadline (0: none); true when it ended (*status,
+   *usage filled), false when the deadline passed; -errno in *status when
+   wait4 fails. */
+static bool wait_until(pid_t pid, double deadline, int *status, struct rusage *usage)
 {
-	int start_errno = 0, status;
+	for (;;) {
+		pid_t got = wait4(pid, status, deadline > 0 ? WNOHANG : 0, usage);
+
+		if (got == pid)
+			return true;
+		if (got < 0 && errno != EINTR) {
+			*status = -errno;
+			return true;
+		}
+		if (got == 0) {
+			if (until(deadline) == 0)
+				return false;
+			nanosleep(&(struct timespec){ .tv_nsec = 20000000 }, NULL);
+		}
+	}
+}
+
+/* The timeout: SIGTERM to the child's group (SIGCONT, for a stopped one),
+   then 2 s for it to end and close its pipes, then SIGKILL, then 2 s more
+   for the pipes (a grandchild that left the group may hold them: they are
+   given up). */
+static void end_group(pid_t pid, struct plumbing *p, int *status, struct rusage *usage, bool *waited)
+{
+	kill(-pid, SIGTERM);
+	kill(-pid, SIGCONT);
+	if (!read_captures(p->capture, 2, proc_now() + 2) || !(*waited = wait_until(pid, proc_now() + 2, status, usage))) {
+		kill(-pid, SIGKILL);
+		read_captures(p->capture, 2, proc_now() + 2);
+	}
+}
+
+/* After fork: the child's errno if it could not start, else 0; then its
+   output, then its end; timeout (seconds, 0: none) bounds the whole. */
+static int child_status(pid_t pid, struct plumbing *p, struct rusage *usage, double timeout, bool *timed_out)
+{
+	double deadline = timeout > 0 ? proc_now() + timeout : 0;
+	int start_errno = 0, status = 0;
+	bool waited = false;
 	ssize_t got;
 
 	while ((got = read(p->report[0], &start_errno, sizeof(start_errno))) < 0 && errno == EINTR)
 		;
 	if (got != sizeof(start_errno))
 		start_errno = 0;
-	read_captures(p->capture, 2);
-	while (wait4(pid, &status, 0, usage) < 0) {
-		if (errno != EINTR)
-			return -errno;
+	if (!read_captures(p->capture, 2, deadline) || !(waited = wait_until(pid, deadline, &status, usage))) {
+		*timed_out = true;
+		end_group(pid, p, &status, usage, &waited);
+	}
+	if (!waited) {
+		while (wait4(pid, &status, 0, usage) < 0) {
+			if (errno != EINTR)
+				return -errno;
+		}
+	} else if (status < 0) {
+		return status;
 	}
 	if (start_errno)
 		return -start_errno;
@@ -489,7 +552,7 @@ int proc_exec(const struct proc_request *rq, struct proc_result *result)
 			child_start(rq, envp, &p);
 		/* the child does the same: whichever runs first, the group
 		   exists before a signal is passed on to it */
-		if (pid > 0 && own_groups()) {
+		if (pid > 0 && (own_groups() || rq->timeout > 0)) {
 			setpgid(pid, pid);
 			running_group = pid;
 			if (caught)
@@ -504,7 +567,7 @@ int proc_exec(const struct proc_request *rq, struct proc_result *result)
 		result->pid = pid;
 		if (rq->running)
 			*rq->running = pid;
-		result->status = child_status(pid, &p, &result->usage);
+		result->status = child_status(pid, &p, &result->usage, rq->timeout, &result->timed_out);
 		if (rq->running)
 			*rq->running = 0;
 		watch_tell('-', pid);

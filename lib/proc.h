@@ -42,6 +42,9 @@ struct proc_request {
 	const char *log;             /* the file PROC_LOG appends to */
 	volatile sig_atomic_t *running; /* the child's pid while it runs, 0 before and after:
 					   for a signal handler that passes signals on */
+	double timeout;              /* seconds the command may run (0: no limit): then its
+					process group (it starts in one of its own) gets
+					SIGTERM, and SIGKILL 2 s later if any of it is left */
 };
 
 /* What became of a command. */
@@ -53,6 +56,7 @@ struct proc_result {
 	long pid;                    /* the child's process id; 0 when there was none */
 	struct rusage usage;         /* the child's resource use, as wait4 gave it (its
 					waited-for descendants included) */
+	bool timed_out;              /* ended for the request's timeout */
 };
 
 /* Seconds on a monotonic clock, for step timings. */

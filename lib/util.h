@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "output.h"
+
 #ifndef LINKOPT_VERSION
 #error "LINKOPT_VERSION comes from the Makefile (the file VERSION)"
 #endif
@@ -65,21 +67,6 @@ int map_file(const char *path, void **map, size_t *size, char **why);
 /* The process's file mode creation mask, left as it is. */
 mode_t file_creation_mask(void);
 
-/* Writes a whole file to path through a temporary file in its folder and a
-   rename, so a reader never sees a partial file; keeps the mode of the file
-   replaced (a new one gets the umask's), replaces the file a symbolic link
-   at path leads to (the link stays), writes a device or FIFO in place;
-   returns 0, or -1 with errno set (EISDIR for a folder). */
-int write_file_atomic(const char *path, const void *data, size_t size);
-
-/* Sends stdout to a new temporary file for path, as write_file_atomic
-   places it (a device or FIFO: to path itself); false with errno set. */
-bool stdout_to_temporary(const char *path);
-/* Completes stdout_to_temporary: flushes and renames the temporary onto the
-   file path named; -1 with errno set (and the temporary removed) on
-   failure. */
-int stdout_commit(void);
-
 /* Prints s to stdout as a JSON string, quotes and escapes included; a
    byte that is not part of valid UTF-8 (a path of another encoding) is
    written as \u00XX, the character of that value, so that the output is
@@ -96,10 +83,8 @@ void json_print_format(const char *name, int version);
 /* json_print_format to f. */
 void json_fprint_format(FILE *f, const char *name, int version);
 
-/* Abandons stdout_to_temporary: removes the temporary file. */
-void stdout_discard(void);
-
-/* Flushes stdout and dies if anything written to it failed. */
+/* Flushes stdout and dies if anything written to it failed (removing the
+   temporary of stdout_to_temporary). */
 void stdout_close_or_die(void);
 
 #endif

@@ -254,6 +254,8 @@ static int command_profile_or_macros(int argc, char **argv, bool macros_only)
 		      profile_out ? profile_out : "standard output");
 		return status;
 	}
+	for (i = 0; profile_out && i < count; i++)
+		output_input(sources[i]);
 	if (profile_out && !stdout_to_temporary(profile_out))
 		fatal("%s: cannot create a temporary file: %s", profile_out, strerror(errno));
 	site_table_write(&table, stdout);

@@ -1,9 +1,13 @@
 /* linkopt-bolt: drives BOLT (llvm-bolt) over a linked binary with
    linkopt's profile: the block profile pagein --branches counted (no LBR
    hardware, no instrumented build) merged with any BOLT profile, and the
-   function order of the start-up trace; the rewritten file replaces
-   nothing until it ran the check command with the same output. */
+   function order of the start-up trace.  BOLT writes into a private
+   folder beside OUTPUT; the rewritten file replaces nothing until it is
+   proved: its structure against the input's (lib/loadable.h), the loader
+   loading it as it loads the input, and the check command (check.h). */
+#include "check.h"
 #include "cli.h"
+#include "loadable.h"
 #include "proc.h"
 #include "progress.h"
 #include "profile.h"
@@ -13,7 +17,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <elf.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static const char *const orders[] = { "startup", "hfsort", "cdsort", "none", NULL };
@@ -23,6 +31,19 @@ static struct cli_list startup_specs, profile_specs, fdata_specs, bolt_options;
 static const char *output, *bolt_program, *check_command, *keep_dir;
 static int order = -1;
 static bool no_check, dry_run, quiet, new_segment;
+static double check_timeout = 300;
+/* The seconds the loader may take to load a file (check_load). */
+enum { LOAD_TIMEOUT = 60 };
+
+static const char *set_timeout(void *target, const char *value)
+{
+	double v;
+
+	if (!cli_number(value, &v) || v < 0)
+		return "is not a number of seconds (0: no limit)";
+	*(double *)target = v;
+	return NULL;
+}
 
 static const struct cli_option options[] = {
 	{ "--output", 'o', CLI_STRING, &output, "FILE", "the rewritten binary (required)" },
@@ -53,8 +74,15 @@ static const struct cli_option options[] = {
 	  "a shell command that runs the workload with %b for the binary\n"
 	  "(and %d for a folder holding it by its soname, for\n"
 	  "LD_LIBRARY_PATH=%d): run with BINARY, then with the rewritten\n"
-	  "file; OUTPUT is written only when both exit 0 and print the same" },
-	{ "--no-check", 0, CLI_FLAG, &no_check, 0, "write OUTPUT without running a check (not advised)" },
+	  "file, %b the same path both times; OUTPUT is written only when\n"
+	  "both exit 0 and print the same, and the loader's log shows the\n"
+	  "runs started (or loaded) the file under test" },
+	{ "--check-timeout", 0, CLI_CALL, &check_timeout, "SECONDS",
+	  "how long one run of the check may take before it counts as\n"
+	  "hung and is ended (default 300; 0: no limit)", .set = set_timeout },
+	{ "--no-check", 0, CLI_FLAG, &no_check, 0,
+	  "write OUTPUT without running a check (not advised: the file is\n"
+	  "still checked as the loader sees it and loaded once)" },
 	{ "--keep", 0, CLI_STRING, &keep_dir, "DIR",
 	  "keep the profile, the order and BOLT's log in DIR" },
 	{ "--dry-run", 'n', CLI_FLAG, &dry_run, 0,
@@ -71,8 +99,9 @@ static const struct cli_command command = {
 		"Rewrites BINARY (an executable or shared library linked with\n"
 		"-Wl,--emit-relocs) with BOLT: functions split into hot and cold parts, blocks\n"
 		"and functions reordered, from linkopt's profile.  Every trace must be of\n"
-		"BINARY itself (its build-id); the rewritten file is checked with --check\n"
-		"before it is written to OUTPUT.\n",
+		"BINARY itself (its build-id); the rewritten file is checked as the loader\n"
+		"sees it, loaded once, and run with --check before it is written to\n"
+		"OUTPUT.\n",
 	.options = options,
 	.footer = "Exit status: 0 written, 1 refused or failed (nothing written), 2 usage error.\n",
 	.min_operands = 1,
@@ -122,51 +151,67 @@ static int bolt_version(const char *bolt)
 	return v;
 }
 
-static void remove_work(const char *dir);
-static char *temporary_work, *unfinished_output;
+/* The files of the work folder --keep keeps. */
+static const char *const kept_files[] = { "profile.preagg", "profile-pagein.fdata", "profile.fdata", "order.txt",
+					  "aggregate.log", "bolt.log", NULL };
+static char *work;
 
-/* A temporary work folder and an unchecked OUTPUT.tmp go whatever the
-   end, fatal() included. */
-static void remove_temporary_work(void)
+/* --keep: copies what the work folder holds to DIR, whatever the end
+   (fatal() included), before the folder goes. */
+static void keep_work(void)
 {
-	if (unfinished_output)
-		unlink(unfinished_output);
-	if (temporary_work)
-		remove_work(temporary_work);
-}
-
-/* The work folder: --keep's, or a temporary one removed at the end. */
-static char *work_dir(bool *temporary)
-{
-	char *dir;
-
-	*temporary = !keep_dir;
-	if (keep_dir) {
-		if (mkdir(keep_dir, 0777) < 0 && errno != EEXIST)
-			fatal("%s: cannot create: %s", keep_dir, strerror(errno));
-		return xstrdup(keep_dir);
-	}
-	dir = xasprintf("%s/linkopt-bolt.XXXXXX", getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(dir))
-		fatal("%s: cannot create: %s", dir, strerror(errno));
-	temporary_work = dir;
-	atexit(remove_temporary_work);
-	return dir;
-}
-
-static void remove_work(const char *dir)
-{
-	static const char *const files[] = { "profile.preagg", "profile-pagein.fdata", "profile.fdata",
-					     "order.txt", "aggregate.log", "bolt.log", NULL };
 	size_t i;
 
-	for (i = 0; files[i]; i++) {
-		char *p = xasprintf("%s/%s", dir, files[i]);
-
-		unlink(p);
-		free(p);
+	if (!keep_dir || !work)
+		return;
+	if (mkdir(keep_dir, 0777) < 0 && errno != EEXIST) {
+		error("%s: cannot create: %s", keep_dir, strerror(errno));
+		return;
 	}
-	rmdir(dir);
+	for (i = 0; kept_files[i]; i++) {
+		char *from = xasprintf("%s/%s", work, kept_files[i]), *to = xasprintf("%s/%s", keep_dir, kept_files[i]);
+		void *data;
+		size_t size;
+		char *why;
+
+		if (access(from, F_OK) == 0) {
+			if (output_same_as_input(to))
+				error("%s: not kept: it is an input of this run", to);
+			else if (map_file(from, &data, &size, &why) < 0)
+				free(why);
+			else if (write_file_atomic(to, data, size) < 0)
+				error("%s: cannot write: %s", to, strerror(errno));
+		}
+		free(from);
+		free(to);
+	}
+}
+
+/* On a signal, before the work folder goes: the command running (BOLT, a
+   check) ends first, so that nothing writes into it any more. */
+static void end_running(void)
+{
+	pid_t pid = check_running;
+
+	if (pid > 0) {
+		kill(-pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+}
+
+/* The work folder: private (mkdtemp) and beside OUTPUT, so that the
+   rewritten file is renamed onto OUTPUT and a program it holds can run
+   (/tmp may be noexec); removed at the end and on a signal. */
+static char *work_folder(void)
+{
+	char *dir = output_work_folder(output);
+
+	if (!dir)
+		fatal("%s: cannot create a work folder beside it: %s", output, strerror(errno));
+	output_on_signal(end_running);
+	work = dir;
+	atexit(keep_work);
+	return dir;
 }
 
 static struct bolt_trace *open_traces(const struct cli_list *specs, const struct bolt_binary *b, bool branches)
@@ -183,8 +228,25 @@ static struct bolt_trace *open_traces(const struct cli_list *specs, const struct
 	return t;
 }
 
-/* The line of log that starts with prefix (the last one), or NULL. */
+/* Where a log of the work folder can be read after the run: " (log
+   DIR/NAME)" with --keep, else how to keep it; a new string. */
+static char *log_note(const char *name)
+{
+	return keep_dir ? xasprintf(" (log %s/%s)", keep_dir, name) : xasprintf(" (--keep DIR keeps %s)", name);
+}
+
+static char *log_text(const char *log, const char *text, bool whole);
+
+/* The text of log from prefix to the end of its line (the last line that
+   holds prefix), or NULL. */
 static char *log_line(const char *log, const char *prefix)
+{
+	return log_text(log, prefix, false);
+}
+
+/* The last line of log that holds text: from text on, or whole; NULL
+   without one. */
+static char *log_text(const char *log, const char *text, bool whole)
 {
 	FILE *f = fopen(log, "r");
 	char *line = NULL, *found = NULL;
@@ -194,18 +256,29 @@ static char *log_line(const char *log, const char *prefix)
 	if (!f)
 		return NULL;
 	while ((len = getline(&line, &cap, f)) > 0) {
-		char *at = strstr(line, prefix);
+		char *at = strstr(line, text);
 
 		if (!at)
 			continue;
 		if (line[len - 1] == '\n')
 			line[len - 1] = '\0';
 		free(found);
-		found = xstrdup(at);
+		found = xstrdup(whole ? line : at);
 	}
 	free(line);
 	fclose(f);
 	return found;
+}
+
+/* Runs argv with its stdout and stderr appended to log; its status. */
+static int run_logged(char **argv, const char *log)
+{
+	struct proc_request rq = { .argv = argv, .out = PROC_LOG, .err = PROC_LOG, .log = log,
+				   .running = &check_running };
+	struct proc_result r;
+
+	proc_exec(&rq, &r);
+	return r.status;
 }
 
 /* BOLT's aggregator turns the pre-aggregated profile into fdata; it
@@ -219,13 +292,13 @@ static void aggregate(const char *bolt, const struct bolt_binary *b, const char 
 	char *mismatch, *pct;
 
 	progress_start("linkopt-bolt: turning the profile into BOLT's (%s)", bolt);
-	status = proc_run(argv, NULL, NULL, 0, log, NULL);
+	status = run_logged(argv, log);
 	progress_stop();
 
 	if (status != 0) {
 		char *text = proc_describe(status);
 
-		fatal("%s: turning the profile into BOLT's failed: %s (log %s)", b->path, text, log);
+		fatal("%s: turning the profile into BOLT's failed: %s%s", b->path, text, log_note("aggregate.log"));
 	}
 	/* A profile of the binary mismatches a little where BOLT cannot follow
 	   the code (BOLT 16 and the compiler's .cold parts); one of another
@@ -239,90 +312,137 @@ static void aggregate(const char *bolt, const struct bolt_binary *b, const char 
 	free(mismatch);
 }
 
-/* command_text with %b replaced by binary and %d by folder, each quoted;
-   binary with a '/' so that the shell runs the file rather than looking it
-   up on PATH. */
-static char *expand_check(const char *command_text, const char *binary, const char *folder)
+/* The rewritten file must do with --check what BINARY does, in runs
+   that did start (or load) the file under test. */
+static void check(const struct bolt_binary *b, const char *rewritten, const char *dir, bool library, bool dynamic)
 {
-	char *file = xasprintf("'%s%s'", strchr(binary, '/') ? "" : "./", binary);
-	char *dir = xasprintf("'%s'", folder), *out = xstrdup(""), *next;
-	const char *p = command_text, *at;
+	const char *name = strrchr(b->path, '/') ? strrchr(b->path, '/') + 1 : b->path;
+	struct check_setup setup = { .command = check_command, .timeout = check_timeout, .work = dir, .name = name,
+				     .soname = b->elf.soname ? b->elf.soname : name, .library = library,
+				     .dynamic = dynamic };
+	struct check_run before, after;
+	char *t1, *t2;
 
-	for (;;) {
-		const char *b = strstr(p, "%b"), *d = strstr(p, "%d");
-
-		if (!b && !d)
-			break;
-		at = b && (!d || b < d) ? b : d;
-		next = xasprintf("%s%.*s%s", out, (int)(at - p), p, at == b ? file : dir);
-		free(out);
-		out = next;
-		p = at + 2;
-	}
-	next = xasprintf("%s%s", out, p);
-	free(out);
-	free(file);
-	free(dir);
-	return next;
-}
-
-/* Runs the check command on binary; its stdout and stderr in *out.  %d is
-   a folder where binary goes by BINARY's soname (or file name), for a
-   host program to load it through LD_LIBRARY_PATH. */
-static int run_check(const struct bolt_binary *b, const char *binary, const char *work, char **out)
-{
-	const char *name = b->elf.soname ? b->elf.soname : strrchr(b->path, '/') ? strrchr(b->path, '/') + 1 : b->path;
-	char *folder = xasprintf("%s/check-lib", work), *link = xasprintf("%s/%s", folder, name);
-	char *target = realpath(binary, NULL), *cmd = expand_check(check_command, binary, folder);
-	char *argv[] = { "sh", "-c", cmd, NULL };
-	struct proc_request rq = { .argv = argv, .stdin_null = true, .out = PROC_CAPTURE, .err = PROC_CAPTURE };
-	struct proc_result r;
-
-	if (mkdir(folder, 0777) < 0 && errno != EEXIST)
-		fatal("%s: cannot create: %s", folder, strerror(errno));
-	unlink(link);
-	if (!target || symlink(target, link) < 0)
-		fatal("%s: cannot link to %s: %s", link, binary, strerror(errno));
-	progress_start("linkopt-bolt: check: %s", cmd);
-	proc_exec(&rq, &r);
-	progress_stop();
-	*out = xasprintf("%s%s", r.out ? r.out : "", r.err ? r.err : "");
-	proc_result_free(&r);
-	unlink(link);
-	rmdir(folder);
-	free(target);
-	free(link);
-	free(folder);
-	free(cmd);
-	return r.status;
-}
-
-/* The rewritten file must do what BINARY does. */
-static void check(const struct bolt_binary *b, const char *rewritten, const char *work)
-{
-	char *before, *after;
-	int s1 = run_check(b, b->path, work, &before), s2;
-
-	if (s1 != 0) {
-		char *text = proc_describe(s1);
-
-		unlink(rewritten);
+	check_run(&setup, b->path, &before);
+	if (before.timed_out)
+		fatal("--check '%s' did not end within %g s with %s itself (--check-timeout): it was ended; %s is "
+		      "not written", check_command, check_timeout, b->path, output);
+	if (before.status != 0) {
+		t1 = proc_describe(before.status);
 		fatal("--check '%s' fails with %s itself (%s): it cannot show that the rewritten binary works; "
-		      "%s is not written", check_command, b->path, text, output);
+		      "%s is not written", check_command, b->path, t1, output);
 	}
-	s2 = run_check(b, rewritten, work, &after);
-	if (s1 != s2 || strcmp(before, after)) {
-		char *t1 = proc_describe(s1), *t2 = proc_describe(s2);
-
-		unlink(rewritten);
+	if (before.unproved)
+		fatal("--check '%s' with %s itself: %s: it cannot show that the rewritten binary works; %s is not "
+		      "written", check_command, b->path, before.unproved, output);
+	check_run(&setup, rewritten, &after);
+	if (after.timed_out)
+		fatal("%s: the rewritten binary did not end --check within %g s (--check-timeout), where %s took "
+		      "%.1f s: it was ended; %s is not written", b->path, check_timeout, b->path, before.seconds, output);
+	if (before.status != after.status || strcmp(before.output, after.output)) {
+		t1 = proc_describe(before.status);
+		t2 = proc_describe(after.status);
 		fatal("%s: the rewritten binary does not run --check as %s does (%s against %s%s): %s is not "
-		      "written", rewritten, b->path, t2, t1, strcmp(before, after) ? ", and its output differs" : "",
-		      output);
+		      "written", b->path, b->path, t2, t1,
+		      strcmp(before.output, after.output) ? ", and its output differs" : "", output);
 	}
+	if (after.unproved)
+		fatal("--check '%s' with the rewritten binary: %s; %s is not written", check_command, after.unproved,
+		      output);
 	if (!quiet)
 		printf("check: '%s' runs the same with the rewritten binary\n", check_command);
+	check_run_free(&before);
+	check_run_free(&after);
+}
+
+/* The defects of the rewritten file as the loader sees it, against the
+   input's structure (lib/loadable.h): none, or refused with what is
+   wrong and, for BOLT's known defect, its cause and its fix. */
+static void check_structure(const struct bolt_binary *b, const char *rewritten, int version,
+			    struct loadable_report *report)
+{
+	void *image;
+	size_t size, i;
+	char *why, *list = xstrdup(""), *next;
+
+	if (map_file(rewritten, &image, &size, &why) < 0)
+		fatal("%s: BOLT's output: %s", b->path, why);
+	if (loadable_compare(b->image, b->image_size, image, size, report, &why) < 0)
+		fatal("%s: BOLT's output: %s; %s is not written", b->path, why, output);
+	munmap(image, size);
+	if (!report->count)
+		return;
+	for (i = 0; i < report->count && i < 12; i++) {
+		next = xasprintf("%s\n  %s", list, report->defects[i]);
+		free(list);
+		list = next;
+	}
+	if (report->count > 12) {
+		next = xasprintf("%s\n  (%zu more)", list, report->count - 12);
+		free(list);
+		list = next;
+	}
+	if (report->input_relr && version >= 17)
+		fatal("%s: BOLT %d's output would not load as the input does: it mishandles a link made with -z "
+		      "pack-relative-relocs (DT_RELR): the pointers the loader relocates are not updated, or are "
+		      "written at the wrong place (KNOWN GOOD in linkopt-bolt(1)); relink without -z "
+		      "pack-relative-relocs, or use BOLT 16 (--bolt llvm-bolt-16); %s is not written:%s",
+		      b->path, version, output, list);
+	fatal("%s: BOLT%s%.0d's output would not load as the input does; %s is not written:%s", b->path,
+	      version ? " " : "", version, output, list);
+}
+
+/* The first line of after that before does not hold, or NULL; a new
+   string. */
+static char *first_new_line(const char *before, const char *after)
+{
+	const char *p = after;
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+		char *line = xstrndup(p, n);
+		const char *found = strstr(before, line);
+
+		if (n && (!found || (found != before && found[-1] != '\n') || (found[n] && found[n] != '\n')))
+			return line;
+		free(line);
+		p += n + (p[n] == '\n');
+	}
+	return NULL;
+}
+
+/* The loader must load and relocate the rewritten file as it does the
+   input (check.h, check_load). */
+static void check_loads(const struct bolt_binary *b, const char *rewritten, const struct loadable_report *report)
+{
+	char *interp = report->interp ? xstrdup(report->interp) : check_own_interpreter();
+	char *before, *after, *t1, *t2;
+	int s1, s2;
+
+	if (!interp)
+		fatal("%s: no dynamic loader to load the rewritten binary with (PT_INTERP); %s is not written",
+		      b->path, output);
+	s1 = check_load(interp, b->path, LOAD_TIMEOUT, &before);
+	if (s1 != 0) {
+		t1 = proc_describe(s1);
+		fatal("%s: the loader (%s, as ldd -r) cannot load it itself (%s): %s; %s is not written", b->path, interp,
+		      t1, before, output);
+	}
+	s2 = check_load(interp, rewritten, LOAD_TIMEOUT, &after);
+	if (s2 != 0 || strcmp(before, after)) {
+		char *line = first_new_line(before, after);
+
+		t1 = proc_describe(s1);
+		t2 = proc_describe(s2);
+		fatal("%s: the loader (%s, as ldd -r) does not load the rewritten binary as it loads the input (%s "
+		      "against %s%s%s); %s is not written", b->path, interp, t2, t1, line ? ", and it says: " : "",
+		      line ? line : "", output);
+	}
+	if (!quiet)
+		printf("load: %s loads and relocates the rewritten binary as it does %s\n", interp, b->path);
 	free(before);
 	free(after);
+	free(interp);
 }
 
 static char **bolt_command(const char *bolt, int version, const struct bolt_binary *b, const char *fdata,
@@ -403,15 +523,47 @@ static void summary(const char *log)
 	free(line);
 }
 
-/* Refuses a profile that BOLT found stale (another build's). */
+/* Refuses a profile that BOLT found stale (another build's): "N (P% of
+   all profiled) functions have invalid (possibly stale) profile", and "1
+   (P% ...) function have" for one. */
 static void check_stale(const struct bolt_binary *b, const char *log)
 {
-	char *l = log_line(log, "functions have invalid (possibly stale) profile");
-	char *pct = l ? strchr(l, '(') : NULL;
+	char *l = log_text(log, "have invalid (possibly stale) profile", true);
+	char *all = l ? strstr(l, "% of all profiled") : NULL, *open = all;
+	double pct;
 
-	if (pct && strtod(pct + 1, NULL) > 5.0)
-		fatal("%s: BOLT says %s (log %s): a --fdata profile is not of this binary", b->path, l, log);
+	if (!all)
+		return;
+	while (open > l && *open != '(')
+		open--;
+	pct = *open == '(' ? strtod(open + 1, NULL) : 0;
+	if (!strncmp(l, "BOLT-WARNING: ", 14))
+		memmove(l, l + 14, strlen(l + 14) + 1);
+	if (pct > 5.0)
+		fatal("%s: BOLT says %s%s: the profile is not of this binary (at most 5%% is accepted); %s is "
+		      "not written", b->path, l, log_note("bolt.log"), output);
 	free(l);
+}
+
+/* The inputs of the run: OUTPUT may be none of them (lib/output.h). */
+static void declare_inputs(const struct bolt_binary *b)
+{
+	size_t i;
+
+	output_input(b->path);
+	for (i = 0; i < startup_specs.count; i++)
+		output_input(startup_specs.items[i]);
+	for (i = 0; i < profile_specs.count; i++)
+		output_input(profile_specs.items[i]);
+	for (i = 0; i < fdata_specs.count; i++) {
+		double w;
+		char *why, *path = bolt_split_weight(fdata_specs.items[i], &w, &why);
+
+		if (path)
+			output_input(path);
+		free(path);
+	}
+	output_refuse_input(output);
 }
 
 int main(int argc, char **argv)
@@ -420,11 +572,12 @@ int main(int argc, char **argv)
 	struct bolt_trace *startup, *profile;
 	struct bolt_fdata *fdata;
 	struct bolt_order_stats stats = { 0 };
-	char **operands, *why, *dir, *preagg, *pagein_fdata, *merged, *order_file, *agg_log, *bolt_log, *tmp, *bolt;
-	char **bolt_argv;
+	struct loadable_report report;
+	char **operands, *why, *dir, *preagg, *pagein_fdata, *merged, *order_file, *agg_log, *bolt_log, *rewritten;
+	char **bolt_argv, *bolt;
 	size_t records = 0, lines = 0, i, nfdata = 0, nbranch_traces = 0;
-	bool temporary;
 	int status, version;
+	bool library, dynamic;
 	struct stat st;
 
 	progname = "linkopt-bolt";
@@ -435,6 +588,9 @@ int main(int argc, char **argv)
 	if (!check_command && !no_check && !dry_run)
 		cli_usage_error("no --check COMMAND given: the rewritten binary must be shown to run the workload "
 				"(or say --no-check)");
+	if (check_command && !strstr(check_command, "%b") && !strstr(check_command, "%d"))
+		cli_usage_error("--check '%s' names neither %%b nor %%d: it would run the same program both times, "
+				"never the rewritten one", check_command);
 	if (!startup_specs.count && !profile_specs.count && !fdata_specs.count)
 		cli_usage_error("no profile: give --startup, --profile or --fdata");
 	if (order < 0)
@@ -443,20 +599,27 @@ int main(int argc, char **argv)
 		cli_usage_error("--order=startup needs a --startup trace");
 	if (bolt_binary_open(&b, operands[0], &why) < 0)
 		fatal("%s", why);
-	if (!strcmp(output, b.path))
-		fatal("%s: --output must not be BINARY itself: BOLT reads it while it writes", output);
+	declare_inputs(&b);
+	if (stat(output, &st) == 0 && S_ISDIR(st.st_mode))
+		fatal("%s: cannot write: %s", output, strerror(EISDIR));
 
 	startup = open_traces(&startup_specs, &b, false);
 	profile = open_traces(&profile_specs, &b, true);
 	bolt = find_bolt();
 	version = bolt_version(bolt);
-	dir = work_dir(&temporary);
+	/* what BOLT and the checks run cannot outlive linkopt-bolt, killed or not */
+	if (proc_watch_children(&why) < 0) {
+		warn("%s: the commands run unwatched", why);
+		free(why);
+	}
+	dir = work_folder();
 	preagg = xasprintf("%s/profile.preagg", dir);
 	pagein_fdata = xasprintf("%s/profile-pagein.fdata", dir);
 	merged = xasprintf("%s/profile.fdata", dir);
 	order_file = xasprintf("%s/order.txt", dir);
 	agg_log = xasprintf("%s/aggregate.log", dir);
 	bolt_log = xasprintf("%s/bolt.log", dir);
+	rewritten = xasprintf("%s/rewritten", dir);
 
 	/* the start-up traces with branches are profile too */
 	{
@@ -508,38 +671,44 @@ int main(int argc, char **argv)
 			       stats.ambiguous);
 	}
 
-	tmp = xasprintf("%s.tmp", output);
-	unfinished_output = tmp;
-	if (!temporary_work)
-		atexit(remove_temporary_work);
-	bolt_argv = bolt_command(bolt, version, &b, merged, order_file, tmp);
 	if (dry_run) {
-		char *line = proc_command_line(bolt_argv);
+		/* the command as it would run on what --keep keeps */
+		char *kept_merged = keep_dir ? xasprintf("%s/profile.fdata", keep_dir) : merged;
+		char *kept_order = keep_dir ? xasprintf("%s/order.txt", keep_dir) : order_file;
+		char *line;
 
+		bolt_argv = bolt_command(bolt, version, &b, kept_merged, kept_order, output);
+		line = proc_command_line(bolt_argv);
 		printf("%s\n", line);
 		free(line);
 		return 0;
 	}
+	bolt_argv = bolt_command(bolt, version, &b, merged, order_file, rewritten);
 	progress_start("linkopt-bolt: %s rewriting %s", bolt, b.path);
-	status = proc_run(bolt_argv, NULL, NULL, 0, bolt_log, NULL);
+	status = run_logged(bolt_argv, bolt_log);
 	progress_stop();
 	if (status != 0) {
-		char *text = proc_describe(status);
+		char *text = proc_describe(status), *error_line = log_line(bolt_log, "BOLT-ERROR");
 
-		unlink(tmp);
-		fatal("%s failed: %s (log %s)", bolt, text, bolt_log);
+		fatal("%s failed: %s%s%s%s", bolt, text, error_line ? ": " : "", error_line ? error_line : "",
+		      log_note("bolt.log"));
 	}
 	check_stale(&b, bolt_log);
 	summary(bolt_log);
+
+	/* proved before it is kept, --no-check included */
+	check_structure(&b, rewritten, version, &report);
+	library = !report.input_has_interp && b.elf.type == ET_DYN;
+	dynamic = report.input_has_interp || library;
+	if (dynamic)
+		check_loads(&b, rewritten, &report);
 	if (check_command)
-		check(&b, tmp, dir);
-	if (stat(b.path, &st) == 0)
-		chmod(tmp, st.st_mode & 07777);
-	if (rename(tmp, output) < 0)
-		fatal("%s: cannot rename to %s: %s", tmp, output, strerror(errno));
-	unfinished_output = NULL;
+		check(&b, rewritten, dir, library, dynamic);
+	if (output_place(rewritten, output, true) < 0)
+		fatal("%s: cannot write: %s", output, strerror(errno));
 	if (!quiet)
-		printf("written: %s%s%s\n", output, temporary ? "" : "; profile, order and logs in ", temporary ? "" : dir);
+		printf("written: %s%s%s\n", output, keep_dir ? "; profile, order and logs in " : "", keep_dir ? keep_dir : "");
+	loadable_report_free(&report);
 	for (i = 0; i < startup_specs.count; i++)
 		bolt_trace_close(&startup[i]);
 	for (i = 0; i < profile_specs.count; i++)

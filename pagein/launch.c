@@ -130,8 +130,15 @@ static void check_before_run(const char *program)
 	if (strchr(program, '/') ? access(program, F_OK) != 0 : !on_path(program))
 		fatal("%s: cannot run: %s", program, strchr(program, '/') ? strerror(errno) : "command not found");
 	if (out_file) {
-		char *copy = xstrdup(out_file), *dir = dirname(copy);
+		char *copy = xstrdup(out_file), *dir = dirname(copy), *found = find_program(program);
 		struct stat st;
+
+		/* the trace never replaces the program it runs (lib/output.h) */
+		if (found)
+			output_input(found);
+		free(found);
+		if (!strchr(out_file, '%'))
+			output_refuse_input(out_file);
 
 		if (stat(out_file, &st) == 0 && S_ISDIR(st.st_mode))
 			fatal("%s: cannot create trace file: it is a folder (name a file in it)", out_file);
@@ -194,13 +201,26 @@ static char *expand_trace_path(const char *pattern, long pid)
 	return path;
 }
 
-/* No trace at path after a run of program that ended with status.  The
-   tool writes path.tmp from its start and renames it at the end: a .tmp
-   left means the process went on without the tool, or was killed. */
-static void report_no_trace(const char *path, const char *program, int status)
+/* Whether the file at path is a trace the tool began (its first line). */
+static bool began_by_tool(const char *path)
 {
-	char *partial = xasprintf("%s.tmp", path), *interpreter = script_interpreter(program), *how;
-	bool started = access(partial, F_OK) == 0, follows = trace_children == YES;
+	FILE *f = fopen(path, "r");
+	char line[16] = "";
+	bool ours = f && fgets(line, sizeof(line), f) && !strncmp(line, "# pagein ", 9);
+
+	if (f)
+		fclose(f);
+	return ours;
+}
+
+/* No trace at path after a run of program (process pid) that ended with
+   status.  The tool writes path.tmp.PID from its start and renames it at
+   the end: one left means the process went on without the tool, or was
+   killed. */
+static void report_no_trace(const char *path, long pid, const char *program, int status)
+{
+	char *partial = xasprintf("%s.tmp.%ld", path, pid), *interpreter = script_interpreter(program), *how;
+	bool started = began_by_tool(partial), follows = trace_children == YES;
 
 	if (started)
 		unlink(partial);
@@ -264,11 +284,12 @@ static int run_traced(char **vg_argv, const char *program)
 	if (!path)
 		return result.status;
 	/* A file of that name from an earlier run is no trace of this one. */
-	written = stat(path, &after) == 0 && (!existed || after.st_ino != before.st_ino ||
+	written = stat(path, &after) == 0 && (!existed || S_ISCHR(after.st_mode) || S_ISFIFO(after.st_mode) ||
+					      after.st_ino != before.st_ino ||
 					      after.st_mtim.tv_sec != before.st_mtim.tv_sec ||
 					      after.st_mtim.tv_nsec != before.st_mtim.tv_nsec);
 	if (!written)
-		report_no_trace(path, program, result.status);
+		report_no_trace(path, result.pid, program, result.status);
 	free(path);
 	return (written || result.status) ? result.status : 1;
 }

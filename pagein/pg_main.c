@@ -278,10 +278,25 @@ static void out_text(const HChar *text)
 /* Set in a fork child: its trace goes beside the parent's. */
 static Bool in_fork_child = False;
 
+/* The core's system call, which the tool headers do not declare (fchmod
+   has no VG_ wrapper). */
+extern SysRes VG_(do_syscall)(UWord sysno, RegWord a1, RegWord a2, RegWord a3, RegWord a4, RegWord a5,
+			      RegWord a6, RegWord a7, RegWord a8);
+
+/* Whether path is a symbolic link (readlink succeeds). */
+static Bool out_path_is_link(const HChar *path)
+{
+	HChar target[8];
+
+	return VG_(readlink)(path, target, sizeof(target)) >= 0;
+}
+
 static void out_open(void)
 {
 	Int i;
 	XArray *args = VG_(args_for_client);
+	struct vg_stat old;
+	Bool replaced;
 
 	out_path = VG_(expand_file_name)("--out-file", clo_out_file);
 	if (in_fork_child && !VG_(strstr)(clo_out_file, "%p")) {
@@ -291,22 +306,41 @@ static void out_open(void)
 		VG_(sprintf)(child, "%s.%d", out_path, VG_(getpid)());
 		out_path = child;
 	}
-	out_temporary = VG_(malloc)("pg.out", VG_(strlen)(out_path) + 8);
-	VG_(sprintf)(out_temporary, "%s.tmp", out_path);
-	/* Whatever is at that foreseeable name (a killed run's file, or a
-	   link planted there to have the tool write through it) is removed,
-	   never opened: the trace is always a new file. */
-	VG_(unlink)(out_temporary);
-	out_fd = VG_(fd_open)(out_temporary, VKI_O_CREAT | VKI_O_EXCL | VKI_O_WRONLY, 0644);
+	/* linkopt's output rule (lib/output.h): a device or FIFO is written in
+	   place; anything else is replaced by a rename (a symbolic link too:
+	   what it led to is left as it was) of a temporary file created
+	   exclusively, never through a name somebody planted: FILE.tmp.PID,
+	   the next free FILE.tmp.PID-N when that name is taken (a file of
+	   that name is nobody's to remove).  A new trace gets the mode the
+	   umask gives, a replaced regular file keeps its own. */
+	out_fd = -1;
+	if (!sr_isError(VG_(stat)(out_path, &old)) && (VKI_S_ISCHR(old.mode) || VKI_S_ISFIFO(old.mode))) {
+		out_temporary = NULL;
+		out_fd = VG_(fd_open)(out_path, VKI_O_WRONLY | VKI_O_TRUNC, 0);
+	} else {
+		Int n;
+
+		replaced = !sr_isError(VG_(stat)(out_path, &old)) && VKI_S_ISREG(old.mode) && !out_path_is_link(out_path);
+		out_temporary = VG_(malloc)("pg.out", VG_(strlen)(out_path) + 48);
+		for (n = 0; n < 100 && out_fd < 0; n++) {
+			if (n == 0)
+				VG_(sprintf)(out_temporary, "%s.tmp.%d", out_path, VG_(getpid)());
+			else
+				VG_(sprintf)(out_temporary, "%s.tmp.%d-%d", out_path, VG_(getpid)(), n);
+			out_fd = VG_(fd_open)(out_temporary, VKI_O_CREAT | VKI_O_EXCL | VKI_O_WRONLY, 0666);
+		}
+		if (out_fd >= 0 && replaced)
+			VG_(do_syscall)(__NR_fchmod, out_fd, old.mode & 07777, 0, 0, 0, 0, 0, 0);
+	}
 	if (out_fd < 0 && in_fork_child) {
 		/* the child runs on as it would without the tool */
 		VG_(umsg)("pagein: %s: cannot create the trace file; this process goes on untraced\n",
-			  out_temporary);
+			  out_temporary ? out_temporary : out_path);
 		return;
 	}
 	if (out_fd < 0) {
 		VG_(fmsg)("pagein: %s: cannot create the trace file: check that its folder exists "
-			  "and is writable\n", out_temporary);
+			  "and is writable\n", out_temporary ? out_temporary : out_path);
 		VG_(exit)(1);
 	}
 	/* Out of the program's own descriptors: it may close every one above
@@ -331,6 +365,9 @@ static void out_open(void)
 	out_text("# kinds: C code page, D data page of an object, H heap, S stack, "
 		 "A other anonymous memory, F function first executed (ADDRESS is its entry), "
 		 "O data object first used (ADDRESS is its start, SYMBOL its name)");
+	/* the header at once: the launcher removes a FILE.tmp.PID left by a
+	   process that exec'd away only when it begins as a trace does */
+	out_flush();
 }
 
 /* The trace replaces out_path only when all of it was written: an
@@ -346,7 +383,10 @@ static void out_close(void)
 	out_flush();
 	VG_(close)(out_fd);
 	out_fd = -1;
-	if (out_error) {
+	if (!out_temporary) {
+		if (out_error)
+			VG_(umsg)("pagein: %s: write failed: %s\n", out_path, error_text(out_error));
+	} else if (out_error) {
 		VG_(unlink)(out_temporary);
 		VG_(umsg)("pagein: %s: write failed: %s; the incomplete trace is removed and %s is not replaced\n",
 			  out_temporary, error_text(out_error), out_path);
@@ -1283,7 +1323,8 @@ static void pg_pre_syscall(ThreadId tid, UInt syscall_number, UWord *args, UInt 
 	VG_(close)(out_fd);
 	out_fd = -1;
 	out_used = 0;
-	VG_(unlink)(out_temporary);
+	if (out_temporary)
+		VG_(unlink)(out_temporary);
 }
 
 static void pg_post_syscall(ThreadId tid, UInt syscall_number, UWord *args, UInt arg_count, SysRes result)

@@ -38,7 +38,7 @@ while IFS='|' read -r want out code what; do
 	status=0
 	"$PAGEIN" --granularity=function --out-file="$PWD/disk/$out" -- ./prog $code > /dev/null 2> err || status=$?
 	((status == want)) || fail "$what: pagein exited $status, expected $want; stderr: $(cat err)"
-	expect_grep "^(==[0-9]+== )?pagein: .*disk/[^ ]*\.tmp: write failed: No space left on device; the incomplete trace is removed" \
+	expect_grep "^(==[0-9]+== )?pagein: .*disk/[^ ]*\.tmp\.[0-9]+: write failed: No space left on device; the incomplete trace is removed" \
 		err "$what: the tool's message"
 	expect_grep "^pagein: .*disk/[^ ]*: no trace written: \./prog: exit status $code$" err "$what: pagein's message"
 	cmp -s disk/t.trace complete.trace || fail "$what: the complete trace of the earlier run was replaced"

@@ -165,7 +165,7 @@ refused() { # STATUS WHAT PATTERN ARGS...
 	expect_grep "$pattern" refused.err "$what"
 }
 cp report.html report.before
-refused 2 "--out on a trace" "^linkopt: --out default\.trace is the trace default\.trace" default.trace -o default.trace
+refused 1 "--out on a trace" "^linkopt: default\.trace: is the input default\.trace \(the same file\)" default.trace -o default.trace
 refused 2 "three traces" "give one trace, or two" default.trace after.trace after.trace
 refused 1 "an object no path matches" "no object's path matches '\*/libnothere\.so'" default.trace --object '*/libnothere.so'
 refused 1 "not a pagein trace" "^linkopt: prog\.c: " prog.c
