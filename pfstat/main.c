@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -68,8 +69,9 @@ static const char *set_seconds(void *target, const char *value)
 static const struct cli_option options[] = {
 	{ "--runs", 'n', CLI_CALL, &runs, "N", "run N times; medians, minimum and maximum", .set = set_runs },
 	{ "--cold", 0, CLI_LIST, &cold_files, "FILE",
-	  "evict FILE from the page cache before each run and count\n"
-	  "its pages read in and its device's read requests" },
+	  "evict FILE (a regular file) from the page cache\n"
+	  "before each run, proving it with mincore, and count its\n"
+	  "pages read in and its device's read requests" },
 	{ "--device-readahead", 0, CLI_CALL, &read_ahead_kb, "KB",
 	  "put the --cold files on a loop device (an ext4 image) with\n"
 	  "this read-ahead, bind-mounted over their paths (root)", .set = set_kb },
@@ -424,6 +426,28 @@ static int sample_pid(void)
 	return 0;
 }
 
+/* The --cold files, before anything is set up for them: each a regular
+   file, none twice (on the loop device two copies would differ). */
+static void check_cold_files(void)
+{
+	struct stat *seen = xcalloc(cold_files.count + 1, sizeof(*seen));
+	size_t i, k;
+
+	for (i = 0; i < cold_files.count; i++) {
+		const char *path = cold_files.items[i];
+
+		if (stat(path, &seen[i]) < 0)
+			fatal("%s: cannot stat: %s", path, strerror(errno));
+		if (!S_ISREG(seen[i].st_mode))
+			fatal("%s: --cold needs a regular file, this is %s: only a regular file's pages are read from "
+			      "a device into the page cache", path, pagecache_file_type(seen[i].st_mode));
+		for (k = 0; k < i; k++)
+			if (seen[k].st_dev == seen[i].st_dev && seen[k].st_ino == seen[i].st_ino)
+				fatal("%s: the same file as %s, given to --cold twice", path, cold_files.items[k]);
+	}
+	free(seen);
+}
+
 int main(int argc, char **argv)
 {
 	char **operands, *joined;
@@ -445,6 +469,7 @@ int main(int argc, char **argv)
 		cli_usage_error("no COMMAND given");
 	if (set_read_ahead && !cold_files.count)
 		cli_usage_error("--device-readahead needs --cold FILE: the files to put on the loop device");
+	check_cold_files();
 	proc_catch_interrupts();
 	if (set_read_ahead) {
 		char *why;
