@@ -9,6 +9,7 @@
 #include "pagecache.h"
 #include "proc.h"
 #include "util.h"
+#include "words.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -76,8 +77,9 @@ static const struct cli_option options[] = {
 	  "put the --cold files on a loop device (an ext4 image) with\n"
 	  "this read-ahead, bind-mounted over their paths (root)", .set = set_kb },
 	{ "--compare", 0, CLI_STRING, &compare_command, "COMMAND",
-	  "a second command (a shell line), run alternately with the\n"
-	  "first; ratios second/first" },
+	  "a second command, run alternately with the first and\n"
+	  "like it: split into words as sh would, run directly,\n"
+	  "never by a shell; ratios second/first" },
 	{ "--pid", 0, CLI_STRING, &pid_text, "PID", "sample a running process's /proc/PID/stat instead" },
 	{ "--interval", 0, CLI_CALL, &interval_ms, "MS", "--pid: milliseconds between samples (default 100)",
 	  .set = set_ms },
@@ -450,11 +452,10 @@ static void check_cold_files(void)
 
 int main(int argc, char **argv)
 {
-	char **operands, *joined;
+	char **operands, **compare_argv = NULL, *why;
 	struct series s[2];
 	struct loopdev loop;
 	bool looped = false, ok = true;
-	char *sh_argv[] = { "sh", "-c", (char *)compare_command, NULL };
 	size_t r, ns;
 	int count;
 
@@ -469,31 +470,30 @@ int main(int argc, char **argv)
 		cli_usage_error("no COMMAND given");
 	if (set_read_ahead && !cold_files.count)
 		cli_usage_error("--device-readahead needs --cold FILE: the files to put on the loop device");
+	if (compare_command && !(compare_argv = words_split(compare_command, &why)))
+		cli_usage_error("--compare: %s", why);
 	check_cold_files();
 	proc_catch_interrupts();
 	if (set_read_ahead) {
-		char *why;
-
 		if (loopdev_setup(&loop, cold_files.items, cold_files.count, read_ahead_kb, &why) < 0)
 			fatal("%s", why);
 		looped = true;
 	}
 	prepare_cold();
 	memset(s, 0, sizeof(s));
-	joined = proc_command_line(operands);
-	s[0].label = joined;
-	s[1].label = compare_command;
-	sh_argv[2] = (char *)compare_command;
-	ns = compare_command ? 2 : 1;
+	s[0].label = words_quote(operands);
+	if (compare_argv)
+		s[1].label = words_quote(compare_argv);
+	ns = compare_argv ? 2 : 1;
 	/* alternate, the order turned every round, so that drift hits both alike */
 	for (r = 0; r < runs && ok && !proc_interrupted(); r++) {
 		bool second_first = ns == 2 && r % 2;
 
 		if (second_first)
-			ok = run_once(sh_argv, &s[1]);
+			ok = run_once(compare_argv, &s[1]);
 		ok = ok && run_once(operands, &s[0]);
 		if (ns == 2 && !second_first)
-			ok = ok && run_once(sh_argv, &s[1]);
+			ok = ok && run_once(compare_argv, &s[1]);
 	}
 	if (looped)
 		loopdev_teardown(&loop);
