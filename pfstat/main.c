@@ -255,6 +255,18 @@ static void cold_column(const struct series *s, size_t file, int field, double *
 	}
 }
 
+/* The ratio of medians b/a: "1.02x", or why there is none ("n/a (0/0)",
+   "n/a (12.0/0)"). */
+static void print_ratio(double a, double b)
+{
+	if (a > 0)
+		printf(" %7.2fx", b / a);
+	else if (b == 0)
+		printf("  n/a (0/0)");
+	else
+		printf("  n/a (%.1f/0)", b);
+}
+
 static void print_text(const struct series *s, size_t ns)
 {
 	static const char *const cold_names[3] = { "pages read", "read requests", "sectors read" };
@@ -276,7 +288,8 @@ static void print_text(const struct series *s, size_t ns)
 		printf("%-22s %12.1f %12.1f %12.1f", metric_names[i], a[0], a[1], a[2]);
 		if (ns > 1) {
 			spread(s[1].values[i], s[1].count, b);
-			printf(" %12.1f %7.2fx", b[0], a[0] > 0 ? b[0] / a[0] : 0);
+			printf(" %12.1f", b[0]);
+			print_ratio(a[0], b[0]);
 		}
 		putchar('\n');
 	}
@@ -294,7 +307,8 @@ static void print_text(const struct series *s, size_t ns)
 			if (ns > 1) {
 				cold_column(&s[1], f, field, col2);
 				spread(col2, s[1].count, b);
-				printf(" %12.1f %7.2fx", b[0], a[0] > 0 ? b[0] / a[0] : 0);
+				printf(" %12.1f", b[0]);
+				print_ratio(a[0], b[0]);
 			}
 			putchar('\n');
 		}
