@@ -5,6 +5,7 @@
    give medians and spread, --compare alternates two commands, --pid
    samples a running process. */
 #include "cli.h"
+#include "input.h"
 #include "loopdev.h"
 #include "pagecache.h"
 #include "proc.h"
@@ -98,7 +99,8 @@ static const struct cli_command command = {
 		"Runs COMMAND and reports its minor and major page faults, maximum resident\n"
 		"set, user, system and wall time; with --cold FILE, FILE is evicted from the\n"
 		"page cache before each run and the pages of it read in (mincore) and its\n"
-		"device's read requests are reported too.  A run that fails fails pfstat.\n",
+		"device's read requests are reported too.  Every run reads the same\n"
+		"standard input.  A run that fails fails pfstat.\n",
 	.options = options,
 	.footer = "Exit status: 0 measured, 1 a run failed or a measurement could not be\n"
 		  "made, 2 usage error.\n",
@@ -188,7 +190,10 @@ static bool run_once(char *const argv[], struct series *s)
 		if (colds[i].have_dev && i < 64 && pagecache_device_reads(&colds[i].dev, &before[i], &why) < 0)
 			fatal("%s", why);
 	}
+	if (input_start(&why) < 0)
+		fatal("%s", why);
 	proc_exec(&rq, &r);
+	input_end();
 	if (r.status != 0) {
 		char *text = proc_failure(r.status, NULL);
 
@@ -279,6 +284,8 @@ static void print_text(const struct series *s, size_t ns)
 	if (ns > 1)
 		printf("\n  against: %s", s[1].label);
 	printf(" (%zu run%s%s)\n", s[0].count, s[0].count == 1 ? "" : "s", ns > 1 ? " each, alternating" : "");
+	if (input_description())
+		printf("standard input: %s\n", input_description());
 	if (ns > 1)
 		printf("%-22s %12s %12s %12s %12s %8s\n", "", "median", "min", "max", "against", "ratio");
 	else
@@ -494,6 +501,11 @@ int main(int argc, char **argv)
 		looped = true;
 	}
 	prepare_cold();
+	if (input_prepare(runs > 1 || compare_argv, &why) < 0) {
+		if (looped)
+			loopdev_teardown(&loop);
+		fatal("%s", why);
+	}
 	memset(s, 0, sizeof(s));
 	s[0].label = words_quote(operands);
 	if (compare_argv)
