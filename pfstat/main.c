@@ -119,6 +119,21 @@ static double ms(struct timeval tv)
 	return tv.tv_sec * 1e3 + tv.tv_usec / 1e3;
 }
 
+/* The maximum resident set (KiB) a run gets from pfstat alone: a child
+   forked as a run's is, whose exec fails.  wait4 gives a process the
+   highest resident set it ever had, and a forked child starts with the
+   pages of pfstat it shares, so a run's own below this is not seen. */
+static double rss_floor(void)
+{
+	char *argv[] = { "/proc/self/pfstat-probe-that-does-not-exist", NULL };
+	struct proc_request rq = { .argv = argv, .out = PROC_DISCARD, .err = PROC_DISCARD };
+	struct proc_result r;
+
+	proc_exec(&rq, &r);
+	proc_result_free(&r);
+	return r.usage.ru_maxrss;
+}
+
 /* One run of s's command, the place among all runs order; false when it
    failed or could not be measured (said). */
 static bool run_once(struct series *s, size_t order)
@@ -129,6 +144,7 @@ static bool run_once(struct series *s, size_t order)
 	size_t k = s->count;
 	char *why;
 
+	s->floor[k] = rss_floor();
 	if (cold.nfiles && cold_before_run(&cold, &why) < 0) {
 		error("%s", why);
 		free(why);

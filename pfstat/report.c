@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 static const char *const metric_names[METRICS] = { "minor faults", "major faults", "max RSS (KiB)", "user (ms)",
 						   "system (ms)", "wall (ms)" };
@@ -15,17 +17,26 @@ static const char *const metric_short[METRICS] = { "minor", "major", "RSS KiB", 
 
 void series_init(struct series *s, const char *label, char *const *argv, size_t runs, const struct cold_set *set)
 {
-	size_t per_run = METRICS * sizeof(double) + sizeof(size_t) + set->nfiles * sizeof(double) +
+	size_t per_run = (METRICS + 1) * sizeof(double) + sizeof(size_t) + set->nfiles * sizeof(double) +
 			 set->ndevices * sizeof(struct cold_reads);
-	char *p = xcalloc(runs + 1, per_run);
+	size_t page = sysconf(_SC_PAGESIZE), bytes = (runs * per_run + page - 1) / page * page;
+	char *p;
 	int i;
 
 	memset(s, 0, sizeof(*s));
 	s->label = label;
 	s->argv = argv;
+	/* untouched pages cost nothing: only the runs made are ever written */
+	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		fatal("cannot keep the figures of %zu runs: mmap failed: %m", runs);
+	if (madvise(p, bytes, MADV_DONTFORK) < 0)
+		fatal("madvise(MADV_DONTFORK) failed: %m");
 	/* doubles first: every array stays aligned */
 	for (i = 0; i < METRICS; i++, p += runs * sizeof(double))
 		s->values[i] = (double *)p;
+	s->floor = (double *)p;
+	p += runs * sizeof(double);
 	s->pages = (double *)p;
 	p += runs * set->nfiles * sizeof(double);
 	s->reads = (struct cold_reads *)p;
@@ -72,6 +83,42 @@ static bool column(const struct series *s, const struct cold_set *set, size_t f,
 		out[k] = field == 1 ? r->requests : r->sectors;
 	}
 	return true;
+}
+
+/* Whether run k's maximum resident set is the command's own, not the
+   floor a forked pfstat gives it. */
+static bool rss_own(const struct series *s, size_t k)
+{
+	return s->values[MAXRSS][k] > s->floor[k] + RSS_FLOOR_MARGIN;
+}
+
+/* Whether every run's maximum resident set is the command's own. */
+static bool rss_clean(const struct series *s)
+{
+	size_t k;
+
+	for (k = 0; k < s->count; k++)
+		if (!rss_own(s, k))
+			return false;
+	return true;
+}
+
+/* Says on stderr why the maximum resident set of s is not shown. */
+static void warn_rss(const struct series *s)
+{
+	size_t k, runs = 0;
+	double most = 0;
+
+	for (k = 0; k < s->count; k++) {
+		if (!rss_own(s, k)) {
+			runs++;
+			most = s->floor[k] > most ? s->floor[k] : most;
+		}
+	}
+	warn("max RSS of %s is not shown: in %zu of %zu runs it was no more than %d KiB above the %.0f KiB that "
+	     "pfstat's forked copy held before exec, which the kernel counts as the command's own maximum: the "
+	     "command's own is smaller, or too close to it to be told apart", s->label, runs, s->count,
+	     RSS_FLOOR_MARGIN, most);
 }
 
 /* Whether every run's counts of device d can be its files'. */
@@ -183,8 +230,13 @@ static void print_runs(const struct series *s, size_t ns, const struct cold_set 
 		if (ns > 1)
 			printf("  %*zu", width[c], side + 1);
 		c++;
-		for (f = 0; f < METRICS; f++, c++)
-			printf(f == UTIME || f == STIME || f == WALL ? "  %*.1f" : "  %*.0f", width[c], x->values[f][k]);
+		for (f = 0; f < METRICS; f++, c++) {
+			if (f == MAXRSS && !rss_own(x, k))
+				printf("  %*s", width[c], "n/a");
+			else
+				printf(f == UTIME || f == STIME || f == WALL ? "  %*.1f" : "  %*.0f", width[c],
+				       x->values[f][k]);
+		}
 		for (f = 0; f < set->nfiles; f++, c++)
 			printf("  %*.0f", width[c], x->pages[k * set->nfiles + f]);
 		for (f = 0; f < set->ndevices; f++, c += 2) {
@@ -222,11 +274,16 @@ void report_text(const struct series *s, size_t ns, const struct cold_set *set, 
 	else
 		printf("%-22s %12s %12s %12s\n", "", "median", "min", "max");
 	for (i = 0; i < METRICS; i++) {
+		bool ok_a = i != MAXRSS || rss_clean(&s[0]), ok_b = ns > 1 && (i != MAXRSS || rss_clean(&s[1]));
+
 		spread(s[0].values[i], s[0].count, a);
 		if (ns > 1)
 			spread(s[1].values[i], s[1].count, b);
-		row(metric_names[i], a, b, ns, NULL);
+		row(metric_names[i], ok_a ? a : NULL, ok_b ? b : NULL, ns, "below pfstat's own floor");
 	}
+	for (i = 0; i < ns; i++)
+		if (!rss_clean(&s[i]))
+			warn_rss(&s[i]);
 	for (f = 0; f < set->nfiles; f++) {
 		printf("cold: %s (%zu pages)\n", set->files[f].path, set->files[f].pages);
 		column(&s[0], set, f, 0, col);
@@ -319,8 +376,12 @@ static void json_series(const struct series *s, const struct cold_set *set)
 	printf("]");
 	for (i = 0; i < METRICS; i++) {
 		printf(", ");
-		json_spread(metric_keys[i], s->values[i], s->count, NULL);
+		for (k = 0; k < s->count; k++)
+			run_ok[k] = i != MAXRSS || rss_own(s, k);
+		json_spread(metric_keys[i], s->values[i], s->count, run_ok);
 	}
+	printf(", ");
+	json_spread("max_rss_floor_kib", s->floor, s->count, NULL);
 	printf(", \"cold\": [");
 	for (f = 0; f < set->nfiles; f++) {
 		printf("%s{\"file\": ", f ? ", " : "");
@@ -397,6 +458,8 @@ void report_json(const struct series *s, size_t ns, const struct cold_set *set, 
 	for (i = 0; i < ns; i++) {
 		size_t f;
 
+		if (!rss_clean(&s[i]))
+			warn_rss(&s[i]);
 		for (f = 0; f < set->ndevices; f++)
 			if (!device_clean(&s[i], set, f))
 				warn_others(&s[i], set, f);

@@ -20,12 +20,24 @@ struct series {
 	size_t count;              /* runs measured */
 	double *values[METRICS];   /* [run] */
 	size_t *order;             /* [run]: its place among every run (1 first) */
+	double *floor;             /* [run]: the maximum resident set (KiB) of a forked copy of
+				      pfstat that failed to exec, which every run's counts as
+				      its own: a run's own below it is not measured */
 	double *pages;             /* [run * nfiles + file]: pages read in */
 	struct cold_reads *reads;  /* [run * ndevices + device] */
 };
 
-/* Room for runs runs of a command over set. */
+/* Room for runs runs of a command over set, in memory that a forked child
+   does not get (a run's maximum resident set starts from what its forked
+   copy of pfstat holds: this must not grow with the runs). */
 void series_init(struct series *s, const char *label, char *const *argv, size_t runs, const struct cold_set *set);
+
+/* How far above the floor a run's maximum resident set must be to be its
+   own (KiB): a forked child maps the code it runs before exec in windows of
+   16 pages (fault-around), and a run's floor came out between 92 KiB below
+   and 164 KiB above the probe's (a program with no resident set of its own,
+   240 probes on 2 busy cores). */
+#define RSS_FLOOR_MARGIN 256
 
 /* The text report of ns series (1, or 2 with --compare); input says what
    standard input the runs read, or NULL. */
