@@ -15,6 +15,7 @@
 #include "words.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,8 +79,9 @@ static const struct cli_option options[] = {
 	  "pages read in and its device's read requests (when\n"
 	  "they can be FILE's)" },
 	{ "--device-readahead", 0, CLI_CALL, &read_ahead_kb, "KB",
-	  "put the --cold files on a loop device (an ext4 image) with\n"
-	  "this read-ahead, bind-mounted over their paths (root)", .set = set_kb },
+	  "put the --cold files on a loop device (an ext4 image)\n"
+	  "with this read-ahead, mounted read-only over their\n"
+	  "paths in a mount namespace of pfstat's own (root)", .set = set_kb },
 	{ "--compare", 0, CLI_STRING, &compare_command, "COMMAND",
 	  "a second command, run alternately with the first and\n"
 	  "like it: split into words as sh would, run directly,\n"
@@ -117,6 +119,27 @@ static bool looped;
 static double ms(struct timeval tv)
 {
 	return tv.tv_sec * 1e3 + tv.tv_usec / 1e3;
+}
+
+/* Ends what a run left behind: in the loop device's namespace, any process
+   (its files would keep the device, and a later run would not start alike);
+   elsewhere it is only said, once. */
+static void after_run(const struct series *s, long group)
+{
+	static bool told;
+	char *strays;
+
+	if (looped) {
+		if ((strays = loopdev_end_strays(&loop)) && !proc_interrupted()) {
+			warn("%s left %s running: ended (SIGTERM, then SIGKILL), so that every run starts alike and "
+			     "the loop device can go", s->label, strays);
+		}
+		free(strays);
+	} else if (group > 0 && !told && (kill(-group, 0) == 0 || errno == EPERM)) {
+		warn("%s left processes running (its process group %ld): later runs may not start alike", s->label,
+		     group);
+		told = true;
+	}
 }
 
 /* The maximum resident set (KiB) a run gets from pfstat alone: a child
@@ -164,6 +187,7 @@ static bool run_once(struct series *s, size_t order)
 			error("%s: %s", s->label, text);
 		free(text);
 		proc_result_free(&r);
+		after_run(s, r.pid);
 		return false;
 	}
 	s->values[MINFLT][k] = r.usage.ru_minflt;
@@ -180,6 +204,7 @@ static bool run_once(struct series *s, size_t order)
 		free(why);
 		return false;
 	}
+	after_run(s, r.pid);
 	s->count++;
 	return true;
 }
@@ -297,6 +322,11 @@ int main(int argc, char **argv)
 	check_cold_files();
 	proc_catch_interrupts();
 	if (set_read_ahead) {
+		/* before the namespace: the watchdog stays outside it */
+		if (proc_watch_children(&why) < 0) {
+			warn("%s; a command still running when pfstat is killed will keep the loop device", why);
+			free(why);
+		}
 		if (loopdev_setup(&loop, cold_files.items, cold_files.count, read_ahead_kb, &why) < 0)
 			fatal("%s", why);
 		looped = true;
@@ -319,8 +349,11 @@ int main(int argc, char **argv)
 		if (ns == 2 && !second_first)
 			ok = ok && run_once(&s[1], ++order);
 	}
-	if (looped)
-		loopdev_teardown(&loop);
+	if (looped && loopdev_teardown(&loop, &why) < 0) {
+		error("%s", why);
+		free(why);
+		ok = false;
+	}
 	if (proc_interrupted())
 		fatal("interrupted; nothing reported");
 	if (!ok)
@@ -334,7 +367,9 @@ int main(int argc, char **argv)
 failed:
 	error("%s", why);
 	free(why);
-	if (looped)
-		loopdev_teardown(&loop);
+	if (looped && loopdev_teardown(&loop, &why) < 0) {
+		error("%s", why);
+		free(why);
+	}
 	return 1;
 }
