@@ -216,6 +216,7 @@ static int sample_pid(void)
 	char path[64];
 	double start = proc_now();
 	long page_kib = sysconf(_SC_PAGESIZE) / 1024;
+	unsigned long long first_started = 0;
 	bool first = true;
 
 	if (!cli_unsigned(pid_text, &pid) || pid == 0)
@@ -232,7 +233,7 @@ static int sample_pid(void)
 	for (;;) {
 		FILE *f = fopen(path, "r");
 		char buf[4096], *p;
-		unsigned long long minflt, majflt, utime, stime;
+		unsigned long long minflt, majflt, utime, stime, started;
 		long rss;
 		char state;
 		bool ended = false;
@@ -252,8 +253,13 @@ static int sample_pid(void)
 		/* the command name may hold blanks and parentheses: fields start after the last ')' */
 		p = strrchr(buf, ')');
 		if (!p || sscanf(p + 2, "%c %*d %*d %*d %*d %*d %*u %llu %*u %llu %*u %llu %llu %*d %*d %*d %*d %*d %*d "
-				 "%*u %*u %ld", &state, &minflt, &majflt, &utime, &stime, &rss) != 6)
+				 "%llu %*u %ld", &state, &minflt, &majflt, &utime, &stime, &started, &rss) != 7)
 			fatal("%s: not a process's stat line", path);
+		/* another process that took the pid of the one that ended */
+		if (first)
+			first_started = started;
+		else if (started != first_started)
+			break;
 		/* a process that ended and was not reaped yet: its counts are final */
 		if (state == 'Z' || state == 'X')
 			ended = true;
