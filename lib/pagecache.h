@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /* The block device a file lives on, as /sys/dev/block names it. */
 struct pagecache_device {
@@ -21,13 +22,25 @@ struct pagecache_reads {
 	uint64_t sectors;        /* 512-byte sectors read */
 };
 
-/* Drops path's clean pages from the page cache (fsync first, then
-   posix_fadvise DONTNEED).  0, or -1 with *why. */
+/* Drops path's pages from the page cache (fdatasync first, then
+   posix_fadvise DONTNEED) and proves it with mincore, trying again for a
+   moment while pages stay.  0, or -1 with *why: not a regular file (never
+   blocking on a FIFO), a call that failed, or how many pages stayed and why
+   (the processes that map the file, a tmpfs). */
 int pagecache_evict(const char *path, char **why);
 
 /* Sets *resident and *total to path's pages in the page cache and in the
-   file (mincore over a mapping of it).  0, or -1 with *why. */
+   file (mincore over a mapping of it).  0, or -1 with *why (not a regular
+   file, never blocking on a FIFO). */
 int pagecache_resident(const char *path, size_t *resident, size_t *total, char **why);
+
+/* The processes (other than this one) that map the file dev:ino, from
+   /proc/PID/maps: "process 12 (prog), process 40 (sh)", the first most of
+   them and "and N more"; a new string, or NULL when none does. */
+char *pagecache_mappers(dev_t dev, ino_t ino, size_t most);
+
+/* st_mode's kind of file, for messages: "a FIFO", "a folder". */
+const char *pagecache_file_type(unsigned mode);
 
 /* Finds the device path lives on.  0, or -1 with *why (a file on tmpfs or
    overlay has no block device). */

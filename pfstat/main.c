@@ -5,15 +5,21 @@
    give medians and spread, --compare alternates two commands, --pid
    samples a running process. */
 #include "cli.h"
+#include "cold.h"
+#include "input.h"
 #include "loopdev.h"
 #include "pagecache.h"
 #include "proc.h"
+#include "report.h"
 #include "util.h"
+#include "words.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -68,14 +74,18 @@ static const char *set_seconds(void *target, const char *value)
 static const struct cli_option options[] = {
 	{ "--runs", 'n', CLI_CALL, &runs, "N", "run N times; medians, minimum and maximum", .set = set_runs },
 	{ "--cold", 0, CLI_LIST, &cold_files, "FILE",
-	  "evict FILE from the page cache before each run and count\n"
-	  "its pages read in and its device's read requests" },
+	  "evict FILE (a regular file) from the page cache\n"
+	  "before each run, proving it with mincore, and count its\n"
+	  "pages read in and its device's read requests (when\n"
+	  "they can be FILE's)" },
 	{ "--device-readahead", 0, CLI_CALL, &read_ahead_kb, "KB",
-	  "put the --cold files on a loop device (an ext4 image) with\n"
-	  "this read-ahead, bind-mounted over their paths (root)", .set = set_kb },
+	  "put the --cold files on a loop device (an ext4 image)\n"
+	  "with this read-ahead, mounted read-only over their\n"
+	  "paths in a mount namespace of pfstat's own (root)", .set = set_kb },
 	{ "--compare", 0, CLI_STRING, &compare_command, "COMMAND",
-	  "a second command (a shell line), run alternately with the\n"
-	  "first; ratios second/first" },
+	  "a second command, run alternately with the first and\n"
+	  "like it: split into words as sh would, run directly,\n"
+	  "never by a shell; ratios second/first" },
 	{ "--pid", 0, CLI_STRING, &pid_text, "PID", "sample a running process's /proc/PID/stat instead" },
 	{ "--interval", 0, CLI_CALL, &interval_ms, "MS", "--pid: milliseconds between samples (default 100)",
 	  .set = set_ms },
@@ -92,269 +102,111 @@ static const struct cli_command command = {
 	.also = "--pid PID [--interval MS] [--duration S]",
 	.description =
 		"Runs COMMAND and reports its minor and major page faults, maximum resident\n"
-		"set, user, system and wall time; with --cold FILE, FILE is evicted from the\n"
-		"page cache before each run and the pages of it read in (mincore) and its\n"
-		"device's read requests are reported too.  A run that fails fails pfstat.\n",
+		"set, user, system and wall time, with every run's figures; with --cold FILE,\n"
+		"FILE is evicted from the page cache before each run and the pages of it read\n"
+		"in (mincore) and its device's read requests are reported too.  Every run\n"
+		"reads the same standard input.  A run that fails fails pfstat.\n",
 	.options = options,
 	.footer = "Exit status: 0 measured, 1 a run failed or a measurement could not be\n"
 		  "made, 2 usage error.\n",
 	.flags = CLI_STOP_AT_OPERAND,
 };
 
-/* What one run measured. */
-enum { MINFLT, MAJFLT, MAXRSS, UTIME, STIME, WALL, METRICS };
-static const char *const metric_names[METRICS] = { "minor faults", "major faults", "max RSS (KiB)", "user (ms)",
-						   "system (ms)", "wall (ms)" };
-static const char *const metric_keys[METRICS] = { "minor_faults", "major_faults", "max_rss_kib", "user_ms",
-						  "system_ms", "wall_ms" };
-
-struct cold_sample {
-	double pages, requests, sectors;
-};
-
-struct series {
-	const char *label;         /* the command as shown */
-	double *values[METRICS];   /* runs of each */
-	struct cold_sample *cold;  /* runs x cold files */
-	size_t count;
-};
-
-struct cold_file {
-	const char *path;
-	struct pagecache_device dev;
-	bool have_dev;
-	long read_ahead_kb;
-	size_t total_pages;
-};
-
-static struct cold_file *colds;
-static size_t ncold;
+static struct cold_set cold;
+static struct loopdev loop;
+static bool looped;
 
 static double ms(struct timeval tv)
 {
 	return tv.tv_sec * 1e3 + tv.tv_usec / 1e3;
 }
 
-static void prepare_cold(void)
+/* Ends what a run left behind: in the loop device's namespace, any process
+   (its files would keep the device, and a later run would not start alike);
+   elsewhere it is only said, once. */
+static void after_run(const struct series *s, long group)
 {
-	size_t i;
+	static bool told;
+	char *strays;
 
-	colds = xcalloc(cold_files.count + 1, sizeof(*colds));
-	ncold = cold_files.count;
-	for (i = 0; i < ncold; i++) {
-		struct cold_file *c = &colds[i];
-		size_t resident;
-		char *why = NULL;
-
-		c->path = cold_files.items[i];
-		if (pagecache_resident(c->path, &resident, &c->total_pages, &why) < 0)
-			fatal("%s", why);
-		c->have_dev = pagecache_device_of(c->path, &c->dev, &why) == 0;
-		if (!c->have_dev) {
-			warn("%s; its read requests are not counted", why);
-			free(why);
-			continue;
+	if (looped) {
+		if ((strays = loopdev_end_strays(&loop)) && !proc_interrupted()) {
+			warn("%s left %s running: ended (SIGTERM, then SIGKILL), so that every run starts alike and "
+			     "the loop device can go", s->label, strays);
 		}
-		c->read_ahead_kb = pagecache_read_ahead_kb(&c->dev, &why);
-		if (c->read_ahead_kb < 0) {
-			warn("%s", why);
-			free(why);
-		} else if ((size_t)c->read_ahead_kb * 1024 >= c->total_pages * (size_t)sysconf(_SC_PAGESIZE)) {
-			warn("%s: its device (%s) reads ahead %ld KiB, as much as the whole file (%zu KiB): a cold start "
-			     "reads it whole whatever its layout; measure with --device-readahead=128 (the Linux "
-			     "default) to see what layout does", c->path, c->dev.name, c->read_ahead_kb,
-			     c->total_pages * (size_t)sysconf(_SC_PAGESIZE) / 1024);
-		}
+		free(strays);
+	} else if (group > 0 && !told && (kill(-group, 0) == 0 || errno == EPERM)) {
+		warn("%s left processes running (its process group %ld): later runs may not start alike", s->label,
+		     group);
+		told = true;
 	}
 }
 
-/* One run of argv; false when it failed. */
-static bool run_once(char *const argv[], struct series *s)
+/* The maximum resident set (KiB) a run gets from pfstat alone: a child
+   forked as a run's is, whose exec fails.  wait4 gives a process the
+   highest resident set it ever had, and a forked child starts with the
+   pages of pfstat it shares, so a run's own below this is not seen. */
+static double rss_floor(void)
 {
-	struct proc_request rq = { .argv = argv, .out = show_output ? PROC_INHERIT : PROC_DISCARD,
-				   .err = show_output ? PROC_INHERIT : PROC_DISCARD };
-	struct pagecache_reads before[64], after;
+	char *argv[] = { "/proc/self/pfstat-probe-that-does-not-exist", NULL };
+	struct proc_request rq = { .argv = argv, .out = PROC_DISCARD, .err = PROC_DISCARD };
 	struct proc_result r;
-	size_t i, k = s->count;
+
+	proc_exec(&rq, &r);
+	proc_result_free(&r);
+	return r.usage.ru_maxrss;
+}
+
+/* One run of s's command, the place among all runs order; false when it
+   failed or could not be measured (said). */
+static bool run_once(struct series *s, size_t order)
+{
+	struct proc_request rq = { .argv = s->argv, .out = show_output ? PROC_INHERIT : PROC_DISCARD,
+				   .err = show_output ? PROC_INHERIT : PROC_DISCARD };
+	struct proc_result r;
+	size_t k = s->count;
 	char *why;
 
-	for (i = 0; i < ncold; i++) {
-		if (pagecache_evict(colds[i].path, &why) < 0)
-			fatal("%s", why);
-		if (colds[i].have_dev && i < 64 && pagecache_device_reads(&colds[i].dev, &before[i], &why) < 0)
-			fatal("%s", why);
+	s->floor[k] = rss_floor();
+	if (cold.nfiles && cold_before_run(&cold, &why) < 0) {
+		error("%s", why);
+		free(why);
+		return false;
+	}
+	if (input_start(&why) < 0) {
+		error("%s", why);
+		free(why);
+		return false;
 	}
 	proc_exec(&rq, &r);
+	input_end();
 	if (r.status != 0) {
 		char *text = proc_failure(r.status, NULL);
 
-		error("%s: %s", s->label, text);
+		if (!proc_interrupted())
+			error("%s: %s", s->label, text);
 		free(text);
 		proc_result_free(&r);
+		after_run(s, r.pid);
 		return false;
 	}
-	for (i = 0; i < METRICS; i++)
-		s->values[i] = xrealloc(s->values[i], (k + 1) * sizeof(double));
 	s->values[MINFLT][k] = r.usage.ru_minflt;
 	s->values[MAJFLT][k] = r.usage.ru_majflt;
 	s->values[MAXRSS][k] = r.usage.ru_maxrss;
 	s->values[UTIME][k] = ms(r.usage.ru_utime);
 	s->values[STIME][k] = ms(r.usage.ru_stime);
 	s->values[WALL][k] = r.seconds * 1e3;
-	s->cold = xrealloc(s->cold, (k + 1) * (ncold + 1) * sizeof(*s->cold));
-	for (i = 0; i < ncold; i++) {
-		struct cold_sample *c = &s->cold[k * ncold + i];
-		size_t resident, total;
-
-		memset(c, 0, sizeof(*c));
-		if (pagecache_resident(colds[i].path, &resident, &total, &why) < 0)
-			fatal("%s", why);
-		c->pages = resident;
-		if (colds[i].have_dev && i < 64 && pagecache_device_reads(&colds[i].dev, &after, &why) == 0) {
-			c->requests = after.requests - before[i].requests;
-			c->sectors = after.sectors - before[i].sectors;
-		}
-	}
-	s->count++;
+	s->order[k] = order;
 	proc_result_free(&r);
+	if (cold.nfiles &&
+	    cold_after_run(&cold, &s->pages[k * cold.nfiles], &s->reads[k * cold.ndevices], &why) < 0) {
+		error("%s", why);
+		free(why);
+		return false;
+	}
+	after_run(s, r.pid);
+	s->count++;
 	return true;
-}
-
-static int by_value(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Median, minimum and maximum of n values (sorted in a copy). */
-static void spread(const double *v, size_t n, double out[3])
-{
-	double *c = xmalloc((n + 1) * sizeof(double));
-
-	memcpy(c, v, n * sizeof(double));
-	qsort(c, n, sizeof(double), by_value);
-	out[0] = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
-	out[1] = c[0];
-	out[2] = c[n - 1];
-	free(c);
-}
-
-static void cold_column(const struct series *s, size_t file, int field, double *out)
-{
-	size_t k;
-
-	for (k = 0; k < s->count; k++) {
-		const struct cold_sample *c = &s->cold[k * ncold + file];
-
-		out[k] = field == 0 ? c->pages : field == 1 ? c->requests : c->sectors;
-	}
-}
-
-static void print_text(const struct series *s, size_t ns)
-{
-	static const char *const cold_names[3] = { "pages read", "read requests", "sectors read" };
-	double a[3], b[3], *col = xmalloc((s[0].count + 1) * sizeof(double)),
-	       *col2 = xmalloc((ns > 1 ? s[1].count + 1 : 1) * sizeof(double));
-	size_t i, f;
-	int field;
-
-	printf("pfstat: %s", s[0].label);
-	if (ns > 1)
-		printf("\n  against: %s", s[1].label);
-	printf(" (%zu run%s%s)\n", s[0].count, s[0].count == 1 ? "" : "s", ns > 1 ? " each, alternating" : "");
-	if (ns > 1)
-		printf("%-22s %12s %12s %12s %12s %8s\n", "", "median", "min", "max", "against", "ratio");
-	else
-		printf("%-22s %12s %12s %12s\n", "", "median", "min", "max");
-	for (i = 0; i < METRICS; i++) {
-		spread(s[0].values[i], s[0].count, a);
-		printf("%-22s %12.1f %12.1f %12.1f", metric_names[i], a[0], a[1], a[2]);
-		if (ns > 1) {
-			spread(s[1].values[i], s[1].count, b);
-			printf(" %12.1f %7.2fx", b[0], a[0] > 0 ? b[0] / a[0] : 0);
-		}
-		putchar('\n');
-	}
-	for (f = 0; f < ncold; f++) {
-		printf("cold: %s (%zu pages", colds[f].path, colds[f].total_pages);
-		if (colds[f].have_dev)
-			printf("; device %s, read-ahead %ld KiB", colds[f].dev.name, colds[f].read_ahead_kb);
-		printf(")\n");
-		for (field = 0; field < 3; field++) {
-			if (field && !colds[f].have_dev)
-				continue;
-			cold_column(&s[0], f, field, col);
-			spread(col, s[0].count, a);
-			printf("  %-20s %12.1f %12.1f %12.1f", cold_names[field], a[0], a[1], a[2]);
-			if (ns > 1) {
-				cold_column(&s[1], f, field, col2);
-				spread(col2, s[1].count, b);
-				printf(" %12.1f %7.2fx", b[0], a[0] > 0 ? b[0] / a[0] : 0);
-			}
-			putchar('\n');
-		}
-	}
-	free(col);
-	free(col2);
-}
-
-static void print_spread_json(const char *key, const double *v, size_t n)
-{
-	double a[3];
-
-	spread(v, n, a);
-	printf("\"%s\": {\"median\": %.3f, \"min\": %.3f, \"max\": %.3f}", key, a[0], a[1], a[2]);
-}
-
-static void print_series_json(const struct series *s)
-{
-	static const char *const cold_keys[3] = { "pages_read", "read_requests", "sectors_read" };
-	double *col = xmalloc((s->count + 1) * sizeof(double));
-	size_t i, f;
-	int field;
-
-	printf("{\"command\": ");
-	json_print_string(s->label);
-	printf(", \"runs\": %zu", s->count);
-	for (i = 0; i < METRICS; i++) {
-		printf(", ");
-		print_spread_json(metric_keys[i], s->values[i], s->count);
-	}
-	printf(", \"cold\": [");
-	for (f = 0; f < ncold; f++) {
-		printf("%s{\"file\": ", f ? ", " : "");
-		json_print_string(colds[f].path);
-		printf(", \"pages\": %zu, \"device\": ", colds[f].total_pages);
-		if (colds[f].have_dev) {
-			json_print_string(colds[f].dev.name);
-			printf(", \"read_ahead_kb\": %ld", colds[f].read_ahead_kb);
-		} else {
-			printf("null");
-		}
-		for (field = 0; field < (colds[f].have_dev ? 3 : 1); field++) {
-			cold_column(s, f, field, col);
-			printf(", ");
-			print_spread_json(cold_keys[field], col, s->count);
-		}
-		printf("}");
-	}
-	printf("]}");
-	free(col);
-}
-
-static void print_json(const struct series *s, size_t ns)
-{
-	size_t i;
-
-	printf("{");
-	json_print_format("linkopt-pfstat", 1);
-	printf("\"series\": [");
-	for (i = 0; i < ns; i++) {
-		printf("%s", i ? ", " : "");
-		print_series_json(&s[i]);
-	}
-	printf("]}\n");
 }
 
 /* --pid: samples /proc/PID/stat until the process ends or --duration. */
@@ -364,6 +216,7 @@ static int sample_pid(void)
 	char path[64];
 	double start = proc_now();
 	long page_kib = sysconf(_SC_PAGESIZE) / 1024;
+	unsigned long long first_started = 0;
 	bool first = true;
 
 	if (!cli_unsigned(pid_text, &pid) || pid == 0)
@@ -380,7 +233,7 @@ static int sample_pid(void)
 	for (;;) {
 		FILE *f = fopen(path, "r");
 		char buf[4096], *p;
-		unsigned long long minflt, majflt, utime, stime;
+		unsigned long long minflt, majflt, utime, stime, started;
 		long rss;
 		char state;
 		bool ended = false;
@@ -400,8 +253,13 @@ static int sample_pid(void)
 		/* the command name may hold blanks and parentheses: fields start after the last ')' */
 		p = strrchr(buf, ')');
 		if (!p || sscanf(p + 2, "%c %*d %*d %*d %*d %*d %*u %llu %*u %llu %*u %llu %llu %*d %*d %*d %*d %*d %*d "
-				 "%*u %*u %ld", &state, &minflt, &majflt, &utime, &stime, &rss) != 6)
+				 "%llu %*u %ld", &state, &minflt, &majflt, &utime, &stime, &started, &rss) != 7)
 			fatal("%s: not a process's stat line", path);
+		/* another process that took the pid of the one that ended */
+		if (first)
+			first_started = started;
+		else if (started != first_started)
+			break;
 		/* a process that ended and was not reaped yet: its counts are final */
 		if (state == 'Z' || state == 'X')
 			ended = true;
@@ -424,14 +282,34 @@ static int sample_pid(void)
 	return 0;
 }
 
+/* The --cold files, before anything is set up for them: each a regular
+   file, none twice (on the loop device two copies would differ). */
+static void check_cold_files(void)
+{
+	struct stat *seen = xcalloc(cold_files.count + 1, sizeof(*seen));
+	size_t i, k;
+
+	for (i = 0; i < cold_files.count; i++) {
+		const char *path = cold_files.items[i];
+
+		if (stat(path, &seen[i]) < 0)
+			fatal("%s: cannot stat: %s", path, strerror(errno));
+		if (!S_ISREG(seen[i].st_mode))
+			fatal("%s: --cold needs a regular file, this is %s: only a regular file's pages are read from "
+			      "a device into the page cache", path, pagecache_file_type(seen[i].st_mode));
+		for (k = 0; k < i; k++)
+			if (seen[k].st_dev == seen[i].st_dev && seen[k].st_ino == seen[i].st_ino)
+				fatal("%s: the same file as %s, given to --cold twice", path, cold_files.items[k]);
+	}
+	free(seen);
+}
+
 int main(int argc, char **argv)
 {
-	char **operands, *joined;
+	char **operands, **compare_argv = NULL, *why;
 	struct series s[2];
-	struct loopdev loop;
-	bool looped = false, ok = true;
-	char *sh_argv[] = { "sh", "-c", (char *)compare_command, NULL };
-	size_t r, ns;
+	size_t r, ns, order = 0;
+	bool ok = true;
 	int count;
 
 	progname = "pfstat";
@@ -445,41 +323,59 @@ int main(int argc, char **argv)
 		cli_usage_error("no COMMAND given");
 	if (set_read_ahead && !cold_files.count)
 		cli_usage_error("--device-readahead needs --cold FILE: the files to put on the loop device");
+	if (compare_command && !(compare_argv = words_split(compare_command, &why)))
+		cli_usage_error("--compare: %s", why);
+	check_cold_files();
 	proc_catch_interrupts();
 	if (set_read_ahead) {
-		char *why;
-
+		/* before the namespace: the watchdog stays outside it */
+		if (proc_watch_children(&why) < 0) {
+			warn("%s; a command still running when pfstat is killed will keep the loop device", why);
+			free(why);
+		}
 		if (loopdev_setup(&loop, cold_files.items, cold_files.count, read_ahead_kb, &why) < 0)
 			fatal("%s", why);
 		looped = true;
 	}
-	prepare_cold();
-	memset(s, 0, sizeof(s));
-	joined = proc_command_line(operands);
-	s[0].label = joined;
-	s[1].label = compare_command;
-	sh_argv[2] = (char *)compare_command;
-	ns = compare_command ? 2 : 1;
+	if (cold_prepare(&cold, cold_files.items, cold_files.count, set_read_ahead, &why) < 0)
+		goto failed;
+	ns = compare_argv ? 2 : 1;
+	if (input_prepare(runs > 1 || ns > 1, &why) < 0)
+		goto failed;
+	series_init(&s[0], words_quote(operands), operands, runs, &cold);
+	if (ns > 1)
+		series_init(&s[1], words_quote(compare_argv), compare_argv, runs, &cold);
 	/* alternate, the order turned every round, so that drift hits both alike */
 	for (r = 0; r < runs && ok && !proc_interrupted(); r++) {
 		bool second_first = ns == 2 && r % 2;
 
 		if (second_first)
-			ok = run_once(sh_argv, &s[1]);
-		ok = ok && run_once(operands, &s[0]);
+			ok = run_once(&s[1], ++order);
+		ok = ok && run_once(&s[0], ++order);
 		if (ns == 2 && !second_first)
-			ok = ok && run_once(sh_argv, &s[1]);
+			ok = ok && run_once(&s[1], ++order);
 	}
-	if (looped)
-		loopdev_teardown(&loop);
+	if (looped && loopdev_teardown(&loop, &why) < 0) {
+		error("%s", why);
+		free(why);
+		ok = false;
+	}
 	if (proc_interrupted())
 		fatal("interrupted; nothing reported");
 	if (!ok)
 		return 1;
 	if (format == 1)
-		print_json(s, ns);
+		report_json(s, ns, &cold, input_description());
 	else
-		print_text(s, ns);
+		report_text(s, ns, &cold, input_description());
 	stdout_close_or_die();
 	return 0;
+failed:
+	error("%s", why);
+	free(why);
+	if (looped && loopdev_teardown(&loop, &why) < 0) {
+		error("%s", why);
+		free(why);
+	}
+	return 1;
 }

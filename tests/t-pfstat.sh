@@ -5,7 +5,8 @@
 # --compare prints the ratio; JSON parses; --pid ends with the process; the
 # read-ahead of the file's device is named when it covers the whole file;
 # as root, --device-readahead measures through a loop device with that
-# read-ahead and leaves no loop device, mount or image behind.
+# read-ahead (its read counts exactly the file's pages) and leaves no loop
+# device or mount behind.
 . "$(dirname "$0")/lib.sh"
 need gcc python3
 PF=$TOP/pfstat/pfstat
@@ -65,7 +66,7 @@ expect_grep 'exit status 3' fail.err "the failure"
 python3 - cmp.json <<'EOF2' || fail "JSON: $(head -c 400 cmp.json)"
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["format"] == "linkopt-pfstat" and d["format_version"] == 1
+assert d["format"] == "linkopt-pfstat" and d["format_version"] == 2
 assert len(d["series"]) == 2 and all(s["runs"] == 2 for s in d["series"])
 assert d["series"][0]["minor_faults"]["min"] >= 2000
 EOF2
@@ -76,20 +77,20 @@ timeout 20 "$PF" --pid $! --interval 50 > pid.out 2>&1 || fail "pfstat --pid did
 wait
 
 # a loop device with a realistic read-ahead (root)
-if [[ $(id -u) = 0 ]] && command -v losetup > /dev/null && command -v mkfs.ext4 > /dev/null; then
-	before=$(losetup -a | grep -c pfstat-loop || true)
+if [[ $(id -u) = 0 ]] && command -v mkfs.ext4 > /dev/null && [[ -e /dev/loop-control ]]; then
+	. "$TESTDIR/pfstat-lib.sh"
 	sum=$(cksum < data)
-	"$PF" -n 2 --cold data --device-readahead=16 -- ./touch data > loop.out 2> loop.err ||
-		fail "pfstat --device-readahead: $(cat loop.err)"
-	expect_grep 'device loop[0-9]+, read-ahead 16 KiB' loop.out "the loop device"
+	run_ok loop.out "$PF" -n 2 --cold data --device-readahead=16 -- ./touch data
+	expect_grep '^device loop[0-9]+ \(read-ahead 16 KiB\): data$' loop.out "the loop device"
 	requests=$(awk '/^  read requests/ { print int($3) }' loop.out)
 	# 300 pages read 16 KiB at a time: many requests, not a handful
 	((requests >= 10)) || fail "read requests through a 16 KiB read-ahead: $requests: $(cat loop.out)"
-	[[ $(losetup -a | grep -c pfstat-loop || true) = "$before" ]] || fail "a loop device was left attached"
-	mount | grep -q pfstat-mnt && fail "a mount was left: $(mount | grep pfstat-mnt)"
+	# the device is the file's own: it read the file's pages, no more
+	expect_grep '^  sectors read +2400\.0 +2400\.0 +2400\.0$' loop.out "300 pages read: 2400 sectors"
+	expect_loop_gone "$(loop_of loop.out)"
+	grep -q " $PWD/data " /proc/self/mountinfo && fail "a mount over data was left"
 	[[ $(cksum < data) = "$sum" ]] || fail "the file changed"
-	mountpoint -q data 2> /dev/null && fail "data is still bind-mounted"
 else
-	echo "--device-readahead not tested: needs root, losetup and mkfs.ext4"
+	echo "--device-readahead not tested: needs root, mkfs.ext4 and /dev/loop-control"
 fi
 exit 0
