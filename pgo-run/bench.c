@@ -78,14 +78,12 @@ static bool is_dynamic(const char *path, bool *elf)
 	return dynamic;
 }
 
-static void copy_or_die(const char *from, const char *to, mode_t mode)
+static void copy_or_die(const char *from, const char *to)
 {
 	char *why;
 
-	if (files_copy(from, to, &why) < 0)
+	if (files_copy(from, to, true, &why) < 0)
 		fatal("%s: cannot keep a copy for the benchmark: %s", from, why);
-	if (chmod(to, mode) < 0)
-		fatal("%s: cannot keep a copy for the benchmark: %s: chmod failed: %s", from, to, strerror(errno));
 }
 
 bool bench_keep(const struct session *s, const char *which, const struct compiles *built,
@@ -112,14 +110,14 @@ bool bench_keep(const struct session *s, const char *which, const struct compile
 	/* a fresh folder: no library of an earlier cycle lingers in it */
 	if (files_remove(copy->dir, &why) < 0 || files_make_dir(copy->dir, &why) < 0)
 		fatal("%s: cannot keep a copy for the benchmark: %s", from, why);
-	copy_or_die(from, copy->program, 0755);
+	copy_or_die(from, copy->program);
 	for (i = 0; i < built->count; i++) {
 		char *soname, *to;
 
 		if (built->outputs[i].kind != OUTPUT_LINKED || !library_soname(built->outputs[i].path, &soname))
 			continue;
 		to = xasprintf("%s/%s", copy->dir, soname);
-		copy_or_die(built->outputs[i].path, to, 0755);
+		copy_or_die(built->outputs[i].path, to);
 		*ARRAY_PUSH(copy->sonames, copy->nsonames, cap) = soname;
 		free(to);
 	}

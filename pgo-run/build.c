@@ -371,7 +371,7 @@ static size_t link_output_names(struct session *s, const struct store_meta *meta
 			warn("output names differ between the builds: the instrumented build wrote '%s.gcda', "
 			     "the optimized build reads '%s.gcda'; using the first for the second",
 			     meta->objects[pick], want);
-			if (files_copy(from, to, &why) < 0) {
+			if (files_copy(from, to, false, &why) < 0) {
 				error("%s", why);
 				free(why);
 			} else {

@@ -310,16 +310,6 @@ out:
 	return status;
 }
 
-static bool is_key(const char *name)
-{
-	size_t i;
-
-	for (i = 0; name[i]; i++)
-		if (!strchr("0123456789abcdef", name[i]))
-			return false;
-	return i == 16;
-}
-
 /* A store holds nothing but configuration folders, its lock and the compiler
    wrapper's: true when root does; false (with a message) when it holds
    anything else or cannot be read. */
@@ -335,7 +325,7 @@ static bool is_store(const char *root)
 	}
 	while (ok && (e = readdir(dir))) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, "bin") ||
-		    !strcmp(e->d_name, "lock") || is_key(e->d_name))
+		    !strcmp(e->d_name, "lock") || store_is_key(e->d_name))
 			continue;
 		error("%s: not a pgo-run store (it holds '%s'): not removing it", root, e->d_name);
 		ok = false;
@@ -440,7 +430,7 @@ static void object_functions(const char *profile, const struct store_meta *meta,
 	char *argv[] = { "gcov", "--json-format", "--stdout", a, NULL };
 	char *out;
 
-	if (files_copy(gcno, a, &why) < 0 || files_copy(gcda, b, &why) < 0) {
+	if (files_copy(gcno, a, false, &why) < 0 || files_copy(gcda, b, false, &why) < 0) {
 		warn("%s", why);
 		free(why);
 	} else {

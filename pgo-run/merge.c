@@ -23,7 +23,7 @@ static bool copy_profile(const char *from, const char *to)
 		char *src = xasprintf("%s/%s", from, files[i]);
 		char *dst = xasprintf("%s/%s", to, files[i]);
 
-		ok = files_copy(src, dst, &why) == 0;
+		ok = files_copy(src, dst, false, &why) == 0;
 		free(src);
 		free(dst);
 	}
@@ -238,7 +238,7 @@ static void copy_new_notes(const struct notes_list *l, const char *folder)
 		if (files_make_dir(dst, &why) < 0)
 			fatal("%s", why);
 		*slash = '/';
-		if (files_copy(l->items[i].path, dst, &why) < 0)
+		if (files_copy(l->items[i].path, dst, false, &why) < 0)
 			fatal("%s", why);
 		free(dst);
 	}
@@ -256,7 +256,7 @@ void merge_copy_notes(const char *from_profile, const char *to_profile)
 	for (i = 0; i < n; i++) {
 		char *a = xasprintf("%s/%s", from, notes[i]), *b = xasprintf("%s/%s", to, notes[i]);
 
-		if (files_copy(a, b, &why) < 0)
+		if (files_copy(a, b, false, &why) < 0)
 			fatal("%s", why);
 		free(a);
 		free(b);

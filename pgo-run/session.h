@@ -67,8 +67,9 @@ bool session_busy(const struct session *s);
 /* Frees what session_open allocated. */
 void session_close(struct session *s);
 
-/* The path of the log called name (logs/name.log), a new string; a log
-   left there by an earlier run is removed. */
+/* The path of the log called name (logs/name.log), a new string: a new
+   empty file with the mode the umask gives, in place of what was there (a
+   log of an earlier run, a link); dies when it cannot be created. */
 char *session_log(const struct session *s, const char *name);
 
 #endif

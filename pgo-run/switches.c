@@ -1,5 +1,6 @@
 #include "switches.h"
 #include "elfobj.h"
+#include "files.h"
 #include "util.h"
 
 #include <errno.h>
@@ -111,9 +112,7 @@ int switches_save(const struct switches *s, const char *path, char **why)
 	}
 	if (fclose(f) != 0)
 		*why = xasprintf("%s: fclose of its memory stream failed: %s", path, strerror(errno));
-	else if (write_file_atomic(path, buf, size) < 0)
-		*why = xasprintf("%s: write failed: %s", path, strerror(errno));
-	else
+	else if (files_write(path, buf, size, false, why) == 0)
 		status = 0;
 	free(buf);
 	return status;

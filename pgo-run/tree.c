@@ -1,5 +1,6 @@
 #include "tree.h"
 #include "compiles.h"
+#include "files.h"
 #include "switches.h"
 #include "util.h"
 
@@ -17,10 +18,10 @@ static char *record_path(const struct session *s)
 
 void tree_mark(const struct session *s, long started)
 {
-	char *path = record_path(s), *text = xasprintf("%ld\n", started);
+	char *path = record_path(s), *text = xasprintf("%ld\n", started), *why;
 
-	if (write_file_atomic(path, text, strlen(text)) < 0)
-		fatal("%s: write failed: %s", path, strerror(errno));
+	if (files_write(path, text, strlen(text), false, &why) < 0)
+		fatal("%s", why);
 	free(text);
 	free(path);
 }
