@@ -169,6 +169,10 @@ bool build_run(struct session *s, enum build_kind kind, const char *dir, long *s
 		what = xasprintf("%s failed", name);
 		command_failed(what, status, log);
 		free(what);
+		/* what it wrote before it failed: the cycle removes it, if
+		   instrumented, even without the store */
+		if (compiles_read(f.compiles, *started, out, &what) < 0)
+			free(what);
 		goto out;
 	}
 	if (!read_compiles(s, name, f.compiles, *started, out))

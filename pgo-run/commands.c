@@ -347,8 +347,10 @@ int commands_clean(const struct pgo_options *o)
 	if (access(s.store.root, F_OK) < 0)
 		goto out;
 	status = 1;
-	/* refuse to delete a folder that is not a store (--store .) */
-	if (!is_store(s.store.root))
+	/* refuse to delete a folder that is not a store (--store .), or what a
+	   pgo-run running now uses: its cycle would fail, and leave its
+	   instrumented build where make takes it for up to date */
+	if (!is_store(s.store.root) || !session_lock_to_remove(&s, o->all))
 		goto out;
 	target = o->all ? s.store.root : s.store.config;
 	if (files_remove(target, &why) < 0) {

@@ -26,6 +26,8 @@ struct cycle {
 	struct store_meta meta;          /* what it holds */
 	struct bench_copy bench_plain, bench_pgo;
 	bool instrumented;               /* the instrumented build's outputs may be in the tree */
+	struct compiles gen_outputs;     /* what the instrumented build wrote */
+	long gen_started;                /* when it began */
 };
 
 /* Whether the cycle trains: pgo-run build never does, and needs a profile
@@ -102,8 +104,6 @@ static bool train(struct cycle *c)
 {
 	struct session *s = &c->s;
 	char *why, *raw = store_new_scratch(&s->store, &why);
-	struct compiles gen;
-	long started;
 	bool ok = false;
 
 	if (!raw)
@@ -112,14 +112,14 @@ static bool train(struct cycle *c)
 	   notes this build replaces */
 	if (files_remove(s->gen_data, &why) < 0 || files_make_dir(s->gen_data, &why) < 0)
 		fatal("%s", why);
-	started = time(NULL);
-	tree_mark(s, started);
+	c->gen_started = time(NULL);
+	tree_mark(s, c->gen_started);
 	c->instrumented = true;
-	if (build_run(s, BUILD_GENERATE, s->gen_dir, &started, &gen)) {
-		switches_read(&gen, s->gen_dir, &c->gen);
-		ok = train_run(s, raw) && (c->profile = merge_prepare(s, raw, started, &gen, &c->meta)) != NULL;
+	if (build_run(s, BUILD_GENERATE, s->gen_dir, &c->gen_started, &c->gen_outputs)) {
+		switches_read(&c->gen_outputs, s->gen_dir, &c->gen);
+		ok = train_run(s, raw) &&
+		     (c->profile = merge_prepare(s, raw, c->gen_started, &c->gen_outputs, &c->meta)) != NULL;
 	}
-	compiles_free(&gen);
 	if (files_remove(raw, &why) < 0) {
 		warn("%s", why);
 		free(why);
@@ -244,12 +244,27 @@ static void clean_up(struct cycle *c)
 		free(why);
 	}
 	if (c->instrumented) {
-		size_t removed = tree_remove_instrumented(&c->s);
+		size_t removed = tree_remove_instrumented(&c->s, &c->gen_outputs, c->gen_started);
 
+		c->instrumented = false;
 		if (removed)
 			steps_step("total", "removed the %zu output%s of the instrumented build still in the tree: "
 				    "build again for a plain build", removed, removed == 1 ? "" : "s");
 	}
+}
+
+/* The cycle running, while one does: a fatal() (it calls exit) on the way
+   still removes the instrumented build it left in the tree. */
+static struct cycle *running_cycle;
+
+static void clean_up_at_exit(void)
+{
+	struct cycle *c = running_cycle;
+
+	/* once: a fatal() in here must not come back */
+	running_cycle = NULL;
+	if (c && c->instrumented)
+		clean_up(c);
 }
 
 int cycle_run(const struct pgo_options *o)
@@ -263,6 +278,8 @@ int cycle_run(const struct pgo_options *o)
 	memset(&c, 0, sizeof(c));
 	if (!train_check(o))
 		return 1;
+	if (atexit(clean_up_at_exit) == 0)
+		running_cycle = &c;
 	proc_catch_interrupts();
 	if (!session_open(&c.s, o, true)) {
 		session_close(&c.s);
@@ -278,7 +295,7 @@ int cycle_run(const struct pgo_options *o)
 	}
 	printf("[store] %s (configuration %s)\n", c.s.store.config, c.s.store.key);
 	/* make would take a killed cycle's instrumented outputs for up to date */
-	removed = tree_remove_instrumented(&c.s);
+	removed = tree_remove_instrumented(&c.s, NULL, 0);
 	if (removed)
 		steps_step("store", "removed the %zu output%s of the instrumented build that a pgo-run killed "
 			    "before it could remove them left in the tree", removed, removed == 1 ? "" : "s");
@@ -304,9 +321,11 @@ out:
 		status = 1;
 	if (status)
 		clean_up(&c);
+	running_cycle = NULL;
 	print_total(&c.s, status);
 	switches_free(&c.plain);
 	switches_free(&c.gen);
+	compiles_free(&c.gen_outputs);
 	store_meta_free(&c.meta);
 	free(c.profile);
 	bench_free(&c.bench_plain);

@@ -4,6 +4,7 @@
 #include "steps.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -127,6 +128,59 @@ bool session_lock_project(const struct session *s)
 		      *holder ? " (configuration " : "", holder, *holder ? ")" : "");
 	free(lock);
 	return status == 0;
+}
+
+/* Takes the lock of the configuration folder config for clean; false (with
+   a message) when a pgo-run holds it. */
+static bool lock_to_remove(const char *config)
+{
+	char *lock = xasprintf("%s/lock", config);
+	struct stat st;
+	int fd, status = 0;
+
+	/* a folder that is not there holds no lock: there is nothing to remove */
+	if (lstat(config, &st) == 0)
+		status = lock_at(lock, &fd);
+	if (status == 1)
+		error("%s: a pgo-run is using this configuration of the store: not removing it while it runs",
+		      lock);
+	free(lock);
+	return status == 0;
+}
+
+bool session_lock_to_remove(const struct session *s, bool all)
+{
+	char *lock;
+	DIR *dir;
+	struct dirent *e;
+	int fd, status;
+	bool ok = true;
+
+	if (!all)
+		return lock_to_remove(s->store.config);
+	lock = xasprintf("%s/lock", s->store.root);
+	status = lock_at(lock, &fd);
+	if (status == 1)
+		error("%s: a pgo-run is building this project: not removing the store while it runs", lock);
+	free(lock);
+	if (status != 0)
+		return false;
+	dir = opendir(s->store.root);
+	if (!dir) {
+		error("%s: opendir failed: %s", s->store.root, strerror(errno));
+		return false;
+	}
+	while (ok && (e = readdir(dir))) {
+		char *config;
+
+		if (!store_is_key(e->d_name))
+			continue;
+		config = xasprintf("%s/%s", s->store.root, e->d_name);
+		ok = lock_to_remove(config);
+		free(config);
+	}
+	closedir(dir);
+	return ok;
 }
 
 bool session_busy(const struct session *s)

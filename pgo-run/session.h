@@ -61,6 +61,12 @@ bool session_open(struct session *s, const struct pgo_options *options, bool cre
    configuration whose cycle holds it) when another pgo-run holds it. */
 bool session_lock_project(const struct session *s);
 
+/* For clean: takes the configuration's lock (all: the project's and every
+   configuration's) for the life of the process, so that no cycle, build or
+   merge runs on what it removes.  False (with a message naming the lock)
+   when a pgo-run holds one. */
+bool session_lock_to_remove(const struct session *s, bool all);
+
 /* True when a pgo-run holds the configuration's lock: one runs now. */
 bool session_busy(const struct session *s);
 
