@@ -1,6 +1,7 @@
 #include "bench.h"
 #include "elfobj.h"
 #include "files.h"
+#include "jobs.h"
 #include "proc.h"
 #include "steps.h"
 #include "progress.h"
@@ -231,14 +232,22 @@ int bench_run(struct session *s, const struct bench_copy *plain, const struct be
 	for (i = -1; i < runs && !status; i++) {
 		for (k = 0; k < 2 && !status; k++) {
 			struct proc_env env[] = { { "PGO_BIN", bins[k] }, { "LD_LIBRARY_PATH", libpaths[k] } };
+			struct jobs_left left;
 			double seconds = 0;
 			int run;
 
 			progress_label("[bench] %s build, %s %d of %d", k ? "PGO" : "plain", i < 0 ? "warm-up" : "run",
 				       i < 0 ? 1 : i + 1, i < 0 ? 1 : runs);
-			run = proc_shell(command, NULL, env, 2, "/dev/null", &seconds);
-			s->external += seconds;
-			if (run != 0) {
+			run = jobs_shell(command, NULL, env, 2, "/dev/null", &seconds, &left);
+			s->external += seconds + left.seconds;
+			if (left.count && !proc_interrupted()) {
+				progress_stop();
+				error("benchmark '%s' with PGO_BIN=%s left %zu process%s running when it ended: %s; "
+				      "pgo-run ended %s: %s would have run beside the next runs", command, bins[k],
+				      left.count, left.count == 1 ? "" : "es", left.names, left.count == 1 ? "it" : "them",
+				      left.count == 1 ? "it" : "they");
+				status = 1;
+			} else if (run != 0) {
 				char *text = proc_describe(run);
 
 				progress_stop();
@@ -248,6 +257,7 @@ int bench_run(struct session *s, const struct bench_copy *plain, const struct be
 			} else if (i >= 0) {
 				(k ? to : tp)[i] = seconds;
 			}
+			jobs_left_free(&left);
 		}
 		if (i >= 0 && !status)
 			ratio[i] = tp[i] / to[i];

@@ -1,4 +1,5 @@
 #include "build.h"
+#include "jobs.h"
 #include "proc.h"
 #include "wrapper.h"
 #include "files.h"
@@ -82,6 +83,16 @@ static void command_failed(const char *what, int status, const char *log)
 	free(text);
 }
 
+/* Warns that the command of the build name left processes running, which
+   jobs_run ended, and frees left. */
+static void warn_left(const char *name, const char *command, struct jobs_left *left)
+{
+	if (left->count)
+		warn("%s: the %s left %zu process%s running when it ended: %s; pgo-run ended %s", name, command,
+		     left->count, left->count == 1 ? "" : "es", left->names, left->count == 1 ? "it" : "them");
+	jobs_left_free(left);
+}
+
 /* Runs the clean command: --clean, or make clean unless --build came
    alone; false when it fails.  It runs with the wrapper, so that a build
    folder it configures (CMake) names the wrapper as its compiler, but
@@ -93,14 +104,16 @@ static bool clean(struct session *s, const char *name, const char *dir, const ch
 	char *argv[] = { "make", "clean", NULL };
 	char *what;
 	struct proc_env env[WRAPPER_ENV];
+	struct jobs_left left;
 	size_t nenv = wrapper_env(&s->wrapper, "-frecord-gcc-switches", "", env);
 	int status;
 
 	if (!o->clean && o->build)
 		return true;
-	status = o->clean ? proc_shell(o->clean, dir, env, nenv, log, seconds)
-			  : proc_run(argv, dir, env, nenv, log, seconds);
-	s->external += *seconds;
+	status = o->clean ? jobs_shell(o->clean, dir, env, nenv, log, seconds, &left)
+			  : jobs_run(argv, dir, env, nenv, log, seconds, &left);
+	s->external += *seconds + left.seconds;
+	warn_left(name, "clean command", &left);
 	if (status == 0)
 		return true;
 	what = xasprintf("%s: the clean command failed", name);
@@ -110,14 +123,17 @@ static bool clean(struct session *s, const char *name, const char *dir, const ch
 }
 
 /* Runs --build, or make; returns its status. */
-static int run_build(const struct session *s, const struct flags *f, const char *dir, const char *log,
-		     double *seconds)
+static int run_build(struct session *s, const char *name, const struct flags *f, const char *dir,
+		     const char *log, double *seconds)
 {
 	char *argv[] = { "make", NULL };
+	struct jobs_left left;
+	int status = s->options->build ? jobs_shell(s->options->build, dir, f->env, f->nenv, log, seconds, &left)
+				       : jobs_run(argv, dir, f->env, f->nenv, log, seconds, &left);
 
-	if (s->options->build)
-		return proc_shell(s->options->build, dir, f->env, f->nenv, log, seconds);
-	return proc_run(argv, dir, f->env, f->nenv, log, seconds);
+	s->external += left.seconds;
+	warn_left(name, "build command", &left);
+	return status;
 }
 
 /* Reads the compiler commands the build ran into *out; false (with a
@@ -162,7 +178,7 @@ bool build_run(struct session *s, enum build_kind kind, const char *dir, long *s
 		goto out;
 	}
 	*started = time(NULL);
-	status = run_build(s, &f, dir, log, &seconds);
+	status = run_build(s, name, &f, dir, log, &seconds);
 	progress_stop();
 	s->external += seconds;
 	if (status != 0) {

@@ -3,6 +3,7 @@
 #include "build.h"
 #include "compiles.h"
 #include "files.h"
+#include "jobs.h"
 #include "merge.h"
 #include "proc.h"
 #include "steps.h"
@@ -291,6 +292,10 @@ int cycle_run(const struct pgo_options *o)
 	}
 	if (proc_watch_children(&why) < 0) {
 		warn("%s: the commands of a pgo-run killed with SIGKILL would go on running", why);
+		free(why);
+	}
+	if (jobs_start(&why) < 0) {
+		warn("%s: what a command leaves running would outlive it", why);
 		free(why);
 	}
 	printf("[store] %s (configuration %s)\n", c.s.store.config, c.s.store.key);
