@@ -15,6 +15,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+static int compare_longs(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 static int compare_doubles(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -22,10 +29,27 @@ static int compare_doubles(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static double median(double *v, size_t n)
+/* The median of n times in microseconds (the mean of the middle two for
+   an even n), in seconds; v is left as it was. */
+static double median_seconds(const long *v, size_t n)
+{
+	long *sorted = xmalloc(n * sizeof(*sorted));
+	double m;
+
+	memcpy(sorted, v, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), compare_longs);
+	m = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
+	free(sorted);
+	return m / 1e6;
+}
+
+/* The median, lowest and highest of n ratios (v is sorted). */
+static void ratio_figures(double *v, size_t n, double *median, double *low, double *high)
 {
 	qsort(v, n, sizeof(*v), compare_doubles);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	*median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	*low = v[0];
+	*high = v[n - 1];
 }
 
 /* Sets *soname to a new copy of the soname of the shared library at path;
@@ -214,14 +238,82 @@ static bool loads_own(const struct bench_copy *copy, const char *label, const st
 	return ok;
 }
 
+/* The times of the runs, in microseconds, and what they give. */
+struct bench_times {
+	long *plain, *pgo;
+	double *ratios;        /* plain/PGO of each run */
+	double plain_median, pgo_median, speedup;
+	double ratio_median, ratio_low, ratio_high;
+};
+
+/* Writes the times as JSON (format linkopt-pgo-bench, version 1, see
+   pgo-run(1)) to path; false (with a message) when it cannot. */
+static bool write_times(const char *path, const char *command, int runs, const struct bench_copy *plain,
+			const struct bench_copy *pgo, const struct bench_times *t)
+{
+	char *buf = NULL, *why;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+	int i, k;
+	bool ok;
+
+	if (!f)
+		fatal("%s: open_memstream failed: %s", path, strerror(errno));
+	fprintf(f, "{");
+	json_fprint_format(f, "linkopt-pgo-bench", 1);
+	fprintf(f, "\"command\": ");
+	json_fprint_string(f, command);
+	fprintf(f, ", \"runs\": %d", runs);
+	for (k = 0; k < 2; k++) {
+		const long *v = k ? t->pgo : t->plain;
+
+		fprintf(f, ",\n \"%s\": {\"program\": ", k ? "pgo" : "plain");
+		json_fprint_string(f, (k ? pgo : plain)->program);
+		fprintf(f, ", \"seconds\": [");
+		for (i = 0; i < runs; i++)
+			fprintf(f, "%s%ld.%06ld", i ? ", " : "", v[i] / 1000000, v[i] % 1000000);
+		fprintf(f, "], \"median\": %.7f}", k ? t->pgo_median : t->plain_median);
+	}
+	fprintf(f, ",\n \"speedup\": %.6f,\n \"ratios\": [", t->speedup);
+	for (i = 0; i < runs; i++)
+		fprintf(f, "%s%.6f", i ? ", " : "", (double)t->plain[i] / (double)t->pgo[i]);
+	fprintf(f, "], \"ratio_median\": %.6f}\n", t->ratio_median);
+	if (fclose(f) != 0)
+		fatal("%s: writing to a memory stream failed: %s", path, strerror(errno));
+	ok = files_write(path, buf, size, false, &why) == 0;
+	if (!ok) {
+		error("%s", why);
+		free(why);
+	}
+	free(buf);
+	return ok;
+}
+
+/* Prints the figures of the runs: the medians, the speedup that follows
+   from them, the spread of the per-run ratios, and where every run's time
+   is kept. */
+static void print_figures(int runs, const struct bench_times *t, const char *json)
+{
+	/* the shape of the line before the speedup was this ratio, which
+	   scripts read (bench/buildsys/run) */
+	steps_step("bench", "plain median %.6f s, PGO median %.6f s; speedup (plain median / PGO median, %d run%s "
+		    "each) %.3fx", t->plain_median, t->pgo_median, runs, runs == 1 ? "" : "s", t->speedup);
+	steps_step("bench", "per-run ratios plain/PGO: median %.3fx, lowest %.3fx, highest %.3fx", t->ratio_median,
+		    t->ratio_low, t->ratio_high);
+	steps_step("bench", "every run's time: %s", json);
+}
+
 int bench_run(struct session *s, const struct bench_copy *plain, const struct bench_copy *pgo)
 {
 	const char *command = s->options->bench, *bins[2] = { plain->program, pgo->program };
 	char *libpaths[2] = { library_path(plain), library_path(pgo) };
+	char *json = xasprintf("%s/bench/times.json", s->store.config);
 	int runs = s->options->runs, i, k, status = 0;
-	double *tp = xcalloc(runs, sizeof(double)), *to = xcalloc(runs, sizeof(double));
-	double *ratio = xcalloc(runs, sizeof(double));
+	struct bench_times t = { 0 };
 
+	t.plain = xcalloc(runs, sizeof(long));
+	t.pgo = xcalloc(runs, sizeof(long));
+	t.ratios = xcalloc(runs, sizeof(double));
 	if (!loads_own(plain, "plain", pgo) || !loads_own(pgo, "PGO", plain))
 		status = 1;
 	else
@@ -255,21 +347,37 @@ int bench_run(struct session *s, const struct bench_copy *plain, const struct be
 				free(text);
 				status = 1;
 			} else if (i >= 0) {
-				(k ? to : tp)[i] = seconds;
+				/* whole microseconds: the figures printed are then
+				   exactly those of the runs printed */
+				(k ? t.pgo : t.plain)[i] = (long)(seconds * 1e6 + 0.5);
 			}
 			jobs_left_free(&left);
 		}
-		if (i >= 0 && !status)
-			ratio[i] = tp[i] / to[i];
+		if (i >= 0 && !status) {
+			progress_stop();
+			t.ratios[i] = (double)t.plain[i] / (double)t.pgo[i];
+			steps_step("bench", "run %d: plain %ld.%06ld s, PGO %ld.%06ld s (plain/PGO %.3f)", i + 1,
+				    t.plain[i] / 1000000, t.plain[i] % 1000000, t.pgo[i] / 1000000, t.pgo[i] % 1000000,
+				    t.ratios[i]);
+			if (i + 1 < runs)
+				progress_start("[bench] run %d", i + 2);
+		}
 	}
 	progress_stop();
-	if (!status)
-		steps_step("bench", "plain median %.3f s, PGO median %.3f s; speedup (median of the %d "
-			    "pairwise ratios plain/PGO) %.3fx", median(tp, runs), median(to, runs), runs,
-			    median(ratio, runs));
-	free(tp);
-	free(to);
-	free(ratio);
+	if (!status) {
+		t.plain_median = median_seconds(t.plain, runs);
+		t.pgo_median = median_seconds(t.pgo, runs);
+		t.speedup = t.plain_median / t.pgo_median;
+		ratio_figures(t.ratios, runs, &t.ratio_median, &t.ratio_low, &t.ratio_high);
+		if (!write_times(json, command, runs, plain, pgo, &t))
+			status = 1;
+		else
+			print_figures(runs, &t, json);
+	}
+	free(t.plain);
+	free(t.pgo);
+	free(t.ratios);
+	free(json);
 	free(libpaths[0]);
 	free(libpaths[1]);
 	return status;

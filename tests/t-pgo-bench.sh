@@ -1,7 +1,7 @@
 #!/bin/bash
 # --bench: a plain build is kept aside, the PGO build too, and the command
-# runs with PGO_BIN set to each, alternately: the medians and the median
-# ratio are printed, and the project ends with the optimized build.
+# runs with PGO_BIN set to each, alternately: the medians and the speedup
+# are printed, and the project ends with the optimized build.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/pgo-run/test-fixtures.sh"
 
@@ -18,7 +18,7 @@ SH
 chmod +x bench.sh
 pgo_ok ../out ../err --bench ./bench.sh --output prog --runs 3 './prog 1'
 expect_grep '^\[plain build\] added to every compiler command: -frecord-gcc-switches$' ../out
-expect_grep '^\[bench\] plain median [0-9.]+ s, PGO median [0-9.]+ s; speedup \(median of the 3 pairwise ratios plain/PGO\) [0-9.]+x$' ../out
+expect_grep '^\[bench\] plain median [0-9.]+ s, PGO median [0-9.]+ s; speedup \(plain median / PGO median, 3 runs each\) [0-9.]+x$' ../out
 line=$(grep '^\[bench\] plain median' ../out)
 plain_median=$(echo "$line" | sed 's/.*plain median \([0-9.]*\) s.*/\1/')
 pgo_median=$(echo "$line" | sed 's/.*PGO median \([0-9.]*\) s.*/\1/')
