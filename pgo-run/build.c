@@ -425,27 +425,27 @@ static void print_warnings(const struct build_warnings *w)
 	}
 }
 
-int build_optimized(struct session *s, struct compiles *out)
+int build_optimized(struct session *s, struct compiles *out, long *started)
 {
 	char *profile = store_profile_path(&s->store), *log = xasprintf("%s/use-build.log", s->logs), *why;
 	struct store_meta meta;
 	struct build_warnings w;
-	long started;
 	int status = 1;
 
 	memset(out, 0, sizeof(*out));
+	*started = time(NULL);
 	if (store_meta_read(profile, &meta, &why) < 0) {
 		error("%s: no profile to build with", profile);
 		free(why);
 		goto out;
 	}
-	if (!build_run(s, BUILD_USE, s->use_dir, &started, out))
+	if (!build_run(s, BUILD_USE, s->use_dir, started, out))
 		goto out;
 	parse_warnings(log, &meta, &w);
 	if (w.nmissing_names && link_output_names(s, &meta, &w)) {
 		free_warnings(&w);
 		compiles_free(out);
-		if (!build_run(s, BUILD_USE, s->use_dir, &started, out))
+		if (!build_run(s, BUILD_USE, s->use_dir, started, out))
 			goto out;
 		parse_warnings(log, &meta, &w);
 	}

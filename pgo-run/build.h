@@ -23,8 +23,8 @@ bool build_run(struct session *s, enum build_kind kind, const char *dir, long *s
 /* The optimized build in the use folder with the profile in use, built
    again when profile files named after another output had to be matched;
    *out gets what its compiler commands wrote (compiles_free it whatever
-   the result).  Returns 0, or 1 on a failed build or a finding (coverage
+   the result), *started the time its last build began.  Returns 0, or 1 on a failed build or a finding (coverage
    mismatches, profiles missing unexpectedly), with its messages printed. */
-int build_optimized(struct session *s, struct compiles *out);
+int build_optimized(struct session *s, struct compiles *out, long *started);
 
 #endif

@@ -175,7 +175,7 @@ static bool plain_options(struct cycle *c, bool train_now)
 			error("%s", why);
 			free(why);
 		} else {
-			ok = !o->bench || bench_keep(s, "plain", &plain, &c->bench_plain);
+			ok = !o->bench || bench_keep(s, "plain", &plain, started, &c->bench_plain);
 		}
 	}
 	compiles_free(&plain);
@@ -190,7 +190,8 @@ static int optimized(struct cycle *c)
 	struct session *s = &c->s;
 	struct compiles use;
 	struct switches use_options;
-	int status = build_optimized(s, &use);
+	long started;
+	int status = build_optimized(s, &use, &started);
 
 	if (use.commands > 0) {
 		tree_unmark(s);
@@ -202,7 +203,7 @@ static int optimized(struct cycle *c)
 			status = 1;
 		switches_free(&use_options);
 	}
-	if (status == 0 && s->options->bench && !bench_keep(s, "pgo", &use, &c->bench_pgo))
+	if (status == 0 && s->options->bench && !bench_keep(s, "pgo", &use, started, &c->bench_pgo))
 		status = 1;
 	compiles_free(&use);
 	return status;

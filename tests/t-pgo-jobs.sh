@@ -84,7 +84,7 @@ gone "a process a build left" bg5
 # a benchmark run that leaves a process fails
 pgo ../out6 ../err6 --bench '"$PGO_BIN" 1 > /dev/null; sleep 60 & echo $! > bg6' --output prog --runs 1 './prog 1'
 pgo_status 1 "a benchmark run that leaves a process"
-expect_grep "^pgo-run: benchmark '.*' with PGO_BIN=.* left 1 process running when it ended: [0-9]+ \(sleep\); pgo-run ended it: it would have run beside the next runs$" ../err6
+expect_grep "^pgo-run: benchmark '.*' with the plain program \(PGO_BIN=.*\) left 1 process running when it ended: [0-9]+ \(sleep\); pgo-run ended it: it would have run beside the next runs$" ../err6
 gone "a process a benchmark run left" bg6
 
 # stdin: no command reads what pgo-run's stdin holds
