@@ -221,11 +221,16 @@ static const char *signal_name(int sig)
 
 static void print_total(const struct session *s, int status)
 {
-	double now = proc_now(), own = now - s->start - s->external;
+	double own = proc_now() - s->start - s->external;
+	/* in whole hundredths, so that the total printed is the sum of the two
+	   parts printed, and the share follows from them */
+	long external = (long)(s->external * 100 + 0.5), itself = own > 0 ? (long)(own * 100 + 0.5) : 0;
+	long total = external + itself;
 	int sig = proc_interrupted();
 
-	steps_step("total", "%.1f s: builds, workloads and benchmark %.1f s, pgo-run itself %.2f s (%.1f%%)",
-		    now - s->start, s->external, own, s->external > 0 ? 100 * own / s->external : 0);
+	steps_step("total", "%ld.%02ld s: builds, workloads and benchmark %ld.%02ld s, pgo-run itself %ld.%02ld s "
+		    "(%.1f%% of the total)", total / 100, total % 100, external / 100, external % 100, itself / 100,
+		    itself % 100, total > 0 ? 100.0 * itself / total : 0.0);
 	if (sig)
 		steps_step("total", "interrupted by %s; the profile in use is %s", signal_name(sig),
 			    store_has_profile(&s->store) ? "the last good one" : "none");
