@@ -146,8 +146,8 @@ out:
 		       left == 1 ? "" : "s");
 	else if (left)
 		printf("instrumented build in the tree: %zu output%s of a cycle that was killed before it could "
-		       "remove them; the next pgo-run removes them, or clean and build again\n", left,
-		       left == 1 ? "" : "s");
+		       "remove %s; the next pgo-run removes %s, or clean and build again\n", left,
+		       left == 1 ? "" : "s", left == 1 ? "it" : "them", left == 1 ? "it" : "them");
 	store_meta_free(&meta);
 	free(profile);
 	session_close(&s);

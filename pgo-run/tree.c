@@ -36,13 +36,14 @@ void tree_unmark(const struct session *s)
 }
 
 /* True when the output o of an instrumented build that began at started
-   still holds instrumentation (an archive: was written since). */
+   still holds instrumentation (an archive: was written since, and holds an
+   instrumented object; one made since of plain objects is the project's). */
 static bool still_instrumented(const struct compile_output *o, long started)
 {
 	struct stat st;
 
-	if (o->kind == OUTPUT_ARCHIVE)
-		return stat(o->path, &st) == 0 && st.st_mtime >= started;
+	if (o->kind == OUTPUT_ARCHIVE && !(stat(o->path, &st) == 0 && st.st_mtime >= started))
+		return false;
 	return switches_instrumented(o->path);
 }
 
