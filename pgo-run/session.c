@@ -23,10 +23,10 @@ static char *absolute(const char *path)
 	return xstrdup(resolved);
 }
 
-static char *compiler_version(void)
+/* The first line of `cc --version`, a new string. */
+static char *compiler_version(const char *cc)
 {
-	const char *cc = getenv("CC");
-	char *argv[] = { (char *)(cc && *cc ? cc : "cc"), "--version", NULL };
+	char *argv[] = { (char *)cc, "--version", NULL };
 	char *out = proc_capture(argv, NULL), *nl;
 
 	if (!out)
@@ -37,14 +37,38 @@ static char *compiler_version(void)
 	return out;
 }
 
+/* A line "NAME: VALUE" of the description for a variable that changes the
+   build when set (CXX, CXXFLAGS, CPPFLAGS: make's rules and configure
+   scripts pass them); "" when it is not, so that the configurations made
+   without it keep their keys.  A new string. */
+static char *variable_line(const char *name, bool compiler)
+{
+	const char *value = getenv(name);
+	char *version, *line;
+
+	if (!value || !*value)
+		return xstrdup("");
+	if (!compiler)
+		return xasprintf("%s: %s\n", name, value);
+	version = compiler_version(value);
+	line = xasprintf("%s: %s (%s)\n", name, value, version);
+	free(version);
+	return line;
+}
+
 static char *describe_configuration(const struct pgo_options *o)
 {
-	char *version = compiler_version();
-	char *d = xasprintf("compiler: %s\nCFLAGS: %s\nLDFLAGS: %s\nbuild: %s\n", version,
-			    getenv("CFLAGS") ? getenv("CFLAGS") : "",
-			    getenv("LDFLAGS") ? getenv("LDFLAGS") : "", o->build ? o->build : "make");
+	const char *cc = getenv("CC");
+	char *version = compiler_version(cc && *cc ? cc : "cc"), *cxx = variable_line("CXX", true);
+	char *cxxflags = variable_line("CXXFLAGS", false), *cppflags = variable_line("CPPFLAGS", false);
+	char *d = xasprintf("compiler: %s\nCFLAGS: %s\nLDFLAGS: %s\n%s%s%sbuild: %s\n", version,
+			    getenv("CFLAGS") ? getenv("CFLAGS") : "", getenv("LDFLAGS") ? getenv("LDFLAGS") : "",
+			    cxx, cxxflags, cppflags, o->build ? o->build : "make");
 
 	free(version);
+	free(cxx);
+	free(cxxflags);
+	free(cppflags);
 	return d;
 }
 
