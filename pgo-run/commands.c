@@ -38,12 +38,96 @@ static void json_string_member(const char *name, const char *value, bool comma)
 		fputs("null", stdout);
 }
 
+/* The other configurations of the store that have a profile: *keys (new
+   strings) and *trained; returns how many.  A status run with another
+   command line (--build) or environment (CC, CFLAGS) than the cycle's
+   looks at another configuration, which has none. */
+static size_t other_profiles(const struct session *s, char ***keys, long **trained)
+{
+	DIR *dir = opendir(s->store.root);
+	struct dirent *e;
+	size_t n = 0, cap_keys = 0, cap_trained = 0;
+
+	*keys = NULL;
+	*trained = NULL;
+	while (dir && (e = readdir(dir))) {
+		struct store_meta meta;
+		char *profile, *why = NULL;
+
+		if (!store_is_key(e->d_name) || !strcmp(e->d_name, s->store.key))
+			continue;
+		profile = xasprintf("%s/%s/profile", s->store.root, e->d_name);
+		if (store_meta_read(profile, &meta, &why) == 0) {
+			grow_array(trained, &cap_trained, n + 1, sizeof(**trained));
+			(*trained)[n] = meta.trained;
+			*ARRAY_PUSH(*keys, n, cap_keys) = xstrdup(e->d_name);
+		}
+		store_meta_free(&meta);
+		free(why);
+		free(profile);
+	}
+	if (dir)
+		closedir(dir);
+	return n;
+}
+
+/* The description of configuration key of the store on one line, the
+   settings left empty left out; a new string. */
+static char *one_line_description(const struct session *s, const char *key)
+{
+	char *path = xasprintf("%s/%s/config", s->store.root, key), *line = NULL, *text = xstrdup("");
+	FILE *f = fopen(path, "r");
+	size_t cap = 0;
+	ssize_t n;
+
+	while (f && (n = getline(&line, &cap, f)) > 0) {
+		char *more;
+
+		if (line[n - 1] == '\n')
+			line[--n] = '\0';
+		if (n > 0 && line[n - 1] == ':')
+			continue;
+		if (n > 1 && line[n - 1] == ' ' && line[n - 2] == ':')
+			continue;
+		more = xasprintf("%s%s%s", text, *text ? "; " : "", line);
+		free(text);
+		text = more;
+	}
+	if (f)
+		fclose(f);
+	free(line);
+	free(path);
+	return text;
+}
+
+/* After "profile: none": the configurations of the store that have one. */
+static void print_other_profiles(const struct session *s)
+{
+	char **keys;
+	long *trained;
+	size_t n = other_profiles(s, &keys, &trained), i;
+
+	if (n)
+		printf("other configurations of this store have a profile (pgo-run status looks at the one its "
+		       "--build and its environment, CC, CFLAGS and the like, name):\n");
+	for (i = 0; i < n; i++) {
+		char *description = one_line_description(s, keys[i]);
+
+		printf("  %s (trained %s ago): %s\n", keys[i], steps_age(time(NULL) - trained[i]), description);
+		free(description);
+		free(keys[i]);
+	}
+	free(keys);
+	free(trained);
+}
+
 /* status as format linkopt-pgo-status, version 1 (pgo-run(1)). */
 static int status_json(struct session *s)
 {
 	struct store_meta meta = { 0 };
-	char *profile = store_profile_path(&s->store), *why = NULL, **left;
-	size_t i, changed = 0, nleft;
+	char *profile = store_profile_path(&s->store), *why = NULL, **left, **other;
+	size_t i, changed = 0, nleft, nother;
+	long *trained;
 	bool readable = false, busy;
 
 	printf("{");
@@ -88,7 +172,17 @@ static int status_json(struct session *s)
 		free(left[i]);
 	}
 	free(left);
-	printf("], \"cycle_running\": %s}\n", busy ? "true" : "false");
+	printf("], \"cycle_running\": %s, \"other_profiles\": [", busy ? "true" : "false");
+	nother = other_profiles(s, &other, &trained);
+	for (i = 0; i < nother; i++) {
+		printf("%s{", i ? ", " : "");
+		json_string_member("configuration", other[i], false);
+		printf(", \"trained\": %ld}", trained[i]);
+		free(other[i]);
+	}
+	printf("]}\n");
+	free(other);
+	free(trained);
 	store_meta_free(&meta);
 	free(profile);
 	return !readable || changed || nleft ? 1 : 0;
@@ -118,6 +212,7 @@ int commands_status(const struct pgo_options *o)
 	print_description(s.store.description);
 	if (!store_has_profile(&s.store)) {
 		printf("profile: none\n");
+		print_other_profiles(&s);
 		goto out;
 	}
 	if (store_meta_read(profile, &meta, &why) < 0) {
