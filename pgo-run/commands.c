@@ -162,7 +162,7 @@ static int status_json(struct session *s)
 			}
 		printf("]");
 	}
-	printf(", \"stale\": %s", !readable || changed ? "true" : "false");
+	printf(", \"stale\": %s", !readable || changed || steps_sources_unknown(&meta) ? "true" : "false");
 	left = tree_instrumented(s, &nleft);
 	busy = nleft && session_busy(s);
 	printf(", \"instrumented_in_tree\": [");
@@ -185,7 +185,7 @@ static int status_json(struct session *s)
 	free(trained);
 	store_meta_free(&meta);
 	free(profile);
-	return !readable || changed || nleft ? 1 : 0;
+	return !readable || changed || steps_sources_unknown(&meta) || nleft ? 1 : 0;
 }
 
 int commands_status(const struct pgo_options *o)

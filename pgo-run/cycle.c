@@ -63,8 +63,11 @@ static bool needs_training(const struct session *s, bool *ok)
 				    steps_age(time(NULL) - meta.trained));
 			train = false;
 		} else {
-			steps_step("profile", "%zu source%s changed since training: retraining", changed,
-				    changed == 1 ? "" : "s");
+			if (steps_sources_unknown(&meta))
+				steps_step("profile", "no source recorded at training: retraining");
+			else
+				steps_step("profile", "%zu source%s changed since training: retraining", changed,
+					    changed == 1 ? "" : "s");
 		}
 	}
 	store_meta_free(&meta);
