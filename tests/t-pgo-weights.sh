@@ -45,6 +45,10 @@ pgo_ok ../out-half ../err-half --weight 0.5:'./prog 1' './prog 0'
 expect_grep '^\[merge\] weights 0\.5, 1 go to gcov-tool, which takes whole numbers, as 1, 2$' ../out-half
 counters "$profile/work.gcda" > ../work.half
 grep -q ' 100000 200000 *$' ../work.half || { cat ../work.half >&2; fail "0.5:1 weights: wrong counts"; }
+# show's calls are the weighted counts: work runs once in each workload,
+# weighed 1 and 2
+pgo_ok ../show-half ../err-show-half show
+expect_grep '^ +3  work \(work\.c:[0-9]+\)$' ../show-half "show after 0.5:1 weights"
 pgo_ok ../out-three-halves ../err-three-halves --weight 1.5:'./prog 1' './prog 0'
 counters "$profile/work.gcda" > ../work.three-halves
 grep -q ' 300000 200000 *$' ../work.three-halves || { cat ../work.three-halves >&2; fail "1.5:1 weights: wrong counts"; }
