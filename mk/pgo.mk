@@ -1,7 +1,9 @@
 # mk/pgo.mk: include from a project's Makefile (anywhere in it) for
 #   make pgo PGO_WORKLOADS='./train.sh ...'
 # which runs pgo-run on this Makefile: an instrumented build, the
-# workloads, the merged profile, and the optimized build.  pgo-run adds
+# workloads, the merged profile, and the optimized build.  Its build
+# command is `make` (`make TARGET` with PGO_TARGET), the configuration a
+# plain `pgo-run status` looks at (it was `make ` with a blank, another).  pgo-run adds
 # its flags through its compiler wrapper, so the fragment changes none of
 # the project's variables: CFLAGS ?= -O3 and the like keep their meaning,
 # and a plain `make` is the project's own build.
@@ -22,7 +24,7 @@ _pgo_makefile := $(if $(filter-out Makefile makefile GNUmakefile,$(firstword $(M
 
 pgo:
 	@test -n "$(PGO_WORKLOADS)" || { echo "mk/pgo.mk: set PGO_WORKLOADS, the training commands" >&2; exit 2; }
-	$(PGO_RUN) --build '$(MAKE)$(_pgo_makefile) $(PGO_TARGET)' --clean '$(MAKE)$(_pgo_makefile) clean' $(PGO_FLAGS) \
+	$(PGO_RUN) --build '$(strip $(MAKE)$(_pgo_makefile) $(PGO_TARGET))' --clean '$(MAKE)$(_pgo_makefile) clean' $(PGO_FLAGS) \
 		$(PGO_WORKLOADS)
 
 .PHONY: pgo

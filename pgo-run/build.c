@@ -1,4 +1,5 @@
 #include "build.h"
+#include "jobs.h"
 #include "proc.h"
 #include "wrapper.h"
 #include "files.h"
@@ -82,6 +83,16 @@ static void command_failed(const char *what, int status, const char *log)
 	free(text);
 }
 
+/* Warns that the command of the build name left processes running, which
+   jobs_run ended, and frees left. */
+static void warn_left(const char *name, const char *command, struct jobs_left *left)
+{
+	if (left->count)
+		warn("%s: the %s left %zu process%s running when it ended: %s; pgo-run ended %s", name, command,
+		     left->count, left->count == 1 ? "" : "es", left->names, left->count == 1 ? "it" : "them");
+	jobs_left_free(left);
+}
+
 /* Runs the clean command: --clean, or make clean unless --build came
    alone; false when it fails.  It runs with the wrapper, so that a build
    folder it configures (CMake) names the wrapper as its compiler, but
@@ -93,14 +104,16 @@ static bool clean(struct session *s, const char *name, const char *dir, const ch
 	char *argv[] = { "make", "clean", NULL };
 	char *what;
 	struct proc_env env[WRAPPER_ENV];
+	struct jobs_left left;
 	size_t nenv = wrapper_env(&s->wrapper, "-frecord-gcc-switches", "", env);
 	int status;
 
 	if (!o->clean && o->build)
 		return true;
-	status = o->clean ? proc_shell(o->clean, dir, env, nenv, log, seconds)
-			  : proc_run(argv, dir, env, nenv, log, seconds);
-	s->external += *seconds;
+	status = o->clean ? jobs_shell(o->clean, dir, env, nenv, log, seconds, &left)
+			  : jobs_run(argv, dir, env, nenv, log, seconds, &left);
+	s->external += *seconds + left.seconds;
+	warn_left(name, "clean command", &left);
 	if (status == 0)
 		return true;
 	what = xasprintf("%s: the clean command failed", name);
@@ -110,14 +123,17 @@ static bool clean(struct session *s, const char *name, const char *dir, const ch
 }
 
 /* Runs --build, or make; returns its status. */
-static int run_build(const struct session *s, const struct flags *f, const char *dir, const char *log,
-		     double *seconds)
+static int run_build(struct session *s, const char *name, const struct flags *f, const char *dir,
+		     const char *log, double *seconds)
 {
 	char *argv[] = { "make", NULL };
+	struct jobs_left left;
+	int status = s->options->build ? jobs_shell(s->options->build, dir, f->env, f->nenv, log, seconds, &left)
+				       : jobs_run(argv, dir, f->env, f->nenv, log, seconds, &left);
 
-	if (s->options->build)
-		return proc_shell(s->options->build, dir, f->env, f->nenv, log, seconds);
-	return proc_run(argv, dir, f->env, f->nenv, log, seconds);
+	s->external += left.seconds;
+	warn_left(name, "build command", &left);
+	return status;
 }
 
 /* Reads the compiler commands the build ran into *out; false (with a
@@ -162,13 +178,17 @@ bool build_run(struct session *s, enum build_kind kind, const char *dir, long *s
 		goto out;
 	}
 	*started = time(NULL);
-	status = run_build(s, &f, dir, log, &seconds);
+	status = run_build(s, name, &f, dir, log, &seconds);
 	progress_stop();
 	s->external += seconds;
 	if (status != 0) {
 		what = xasprintf("%s failed", name);
 		command_failed(what, status, log);
 		free(what);
+		/* what it wrote before it failed: the cycle removes it, if
+		   instrumented, even without the store */
+		if (compiles_read(f.compiles, *started, out, &what) < 0)
+			free(what);
 		goto out;
 	}
 	if (!read_compiles(s, name, f.compiles, *started, out))
@@ -371,7 +391,7 @@ static size_t link_output_names(struct session *s, const struct store_meta *meta
 			warn("output names differ between the builds: the instrumented build wrote '%s.gcda', "
 			     "the optimized build reads '%s.gcda'; using the first for the second",
 			     meta->objects[pick], want);
-			if (files_copy(from, to, &why) < 0) {
+			if (files_copy(from, to, false, &why) < 0) {
 				error("%s", why);
 				free(why);
 			} else {
@@ -405,27 +425,27 @@ static void print_warnings(const struct build_warnings *w)
 	}
 }
 
-int build_optimized(struct session *s, struct compiles *out)
+int build_optimized(struct session *s, struct compiles *out, long *started)
 {
 	char *profile = store_profile_path(&s->store), *log = xasprintf("%s/use-build.log", s->logs), *why;
 	struct store_meta meta;
 	struct build_warnings w;
-	long started;
 	int status = 1;
 
 	memset(out, 0, sizeof(*out));
+	*started = time(NULL);
 	if (store_meta_read(profile, &meta, &why) < 0) {
 		error("%s: no profile to build with", profile);
 		free(why);
 		goto out;
 	}
-	if (!build_run(s, BUILD_USE, s->use_dir, &started, out))
+	if (!build_run(s, BUILD_USE, s->use_dir, started, out))
 		goto out;
 	parse_warnings(log, &meta, &w);
 	if (w.nmissing_names && link_output_names(s, &meta, &w)) {
 		free_warnings(&w);
 		compiles_free(out);
-		if (!build_run(s, BUILD_USE, s->use_dir, &started, out))
+		if (!build_run(s, BUILD_USE, s->use_dir, started, out))
 			goto out;
 		parse_warnings(log, &meta, &w);
 	}

@@ -14,7 +14,8 @@ enum build_kind { BUILD_PLAIN, BUILD_GENERATE, BUILD_USE };
 
 /* Runs the clean command, then the build of kind in dir; *started gets the
    time the build began, after the clean, and *out what its compiler
-   commands wrote (compiles_free it whatever the result).  False (with a
+   commands wrote, also when the build failed (compiles_free it whatever
+   the result).  False (with a
    message and the log's tail) when either fails, or when no compiler
    command went through the wrapper. */
 bool build_run(struct session *s, enum build_kind kind, const char *dir, long *started, struct compiles *out);
@@ -22,8 +23,8 @@ bool build_run(struct session *s, enum build_kind kind, const char *dir, long *s
 /* The optimized build in the use folder with the profile in use, built
    again when profile files named after another output had to be matched;
    *out gets what its compiler commands wrote (compiles_free it whatever
-   the result).  Returns 0, or 1 on a failed build or a finding (coverage
+   the result), *started the time its last build began.  Returns 0, or 1 on a failed build or a finding (coverage
    mismatches, profiles missing unexpectedly), with its messages printed. */
-int build_optimized(struct session *s, struct compiles *out);
+int build_optimized(struct session *s, struct compiles *out, long *started);
 
 #endif

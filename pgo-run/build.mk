@@ -6,7 +6,7 @@ MAN1 += pgo-run/pgo-run.1
 OBJS += $(PGO_RUN_OBJS)
 # the stages of a cycle and the commands on the store
 PGO_RUN_OBJS += pgo-run/session.o pgo-run/steps.o pgo-run/build.o pgo-run/train.o \
-	pgo-run/merge.o pgo-run/bench.o pgo-run/commands.o pgo-run/files.o
+	pgo-run/merge.o pgo-run/bench.o pgo-run/commands.o pgo-run/files.o pgo-run/jobs.o
 # the compiler wrapper around the builds, and what the objects record
 PGO_RUN_OBJS += pgo-run/wrapper.o pgo-run/compiles.o pgo-run/switches.o pgo-run/tree.o
 PROGS += pgo-run/pgo-cc

@@ -38,12 +38,96 @@ static void json_string_member(const char *name, const char *value, bool comma)
 		fputs("null", stdout);
 }
 
+/* The other configurations of the store that have a profile: *keys (new
+   strings) and *trained; returns how many.  A status run with another
+   command line (--build) or environment (CC, CFLAGS) than the cycle's
+   looks at another configuration, which has none. */
+static size_t other_profiles(const struct session *s, char ***keys, long **trained)
+{
+	DIR *dir = opendir(s->store.root);
+	struct dirent *e;
+	size_t n = 0, cap_keys = 0, cap_trained = 0;
+
+	*keys = NULL;
+	*trained = NULL;
+	while (dir && (e = readdir(dir))) {
+		struct store_meta meta;
+		char *profile, *why = NULL;
+
+		if (!store_is_key(e->d_name) || !strcmp(e->d_name, s->store.key))
+			continue;
+		profile = xasprintf("%s/%s/profile", s->store.root, e->d_name);
+		if (store_meta_read(profile, &meta, &why) == 0) {
+			grow_array(trained, &cap_trained, n + 1, sizeof(**trained));
+			(*trained)[n] = meta.trained;
+			*ARRAY_PUSH(*keys, n, cap_keys) = xstrdup(e->d_name);
+		}
+		store_meta_free(&meta);
+		free(why);
+		free(profile);
+	}
+	if (dir)
+		closedir(dir);
+	return n;
+}
+
+/* The description of configuration key of the store on one line, the
+   settings left empty left out; a new string. */
+static char *one_line_description(const struct session *s, const char *key)
+{
+	char *path = xasprintf("%s/%s/config", s->store.root, key), *line = NULL, *text = xstrdup("");
+	FILE *f = fopen(path, "r");
+	size_t cap = 0;
+	ssize_t n;
+
+	while (f && (n = getline(&line, &cap, f)) > 0) {
+		char *more;
+
+		if (line[n - 1] == '\n')
+			line[--n] = '\0';
+		if (n > 0 && line[n - 1] == ':')
+			continue;
+		if (n > 1 && line[n - 1] == ' ' && line[n - 2] == ':')
+			continue;
+		more = xasprintf("%s%s%s", text, *text ? "; " : "", line);
+		free(text);
+		text = more;
+	}
+	if (f)
+		fclose(f);
+	free(line);
+	free(path);
+	return text;
+}
+
+/* After "profile: none": the configurations of the store that have one. */
+static void print_other_profiles(const struct session *s)
+{
+	char **keys;
+	long *trained;
+	size_t n = other_profiles(s, &keys, &trained), i;
+
+	if (n)
+		printf("other configurations of this store have a profile (pgo-run status looks at the one its "
+		       "--build and its environment, CC, CFLAGS and the like, name):\n");
+	for (i = 0; i < n; i++) {
+		char *description = one_line_description(s, keys[i]);
+
+		printf("  %s (trained %s ago): %s\n", keys[i], steps_age(time(NULL) - trained[i]), description);
+		free(description);
+		free(keys[i]);
+	}
+	free(keys);
+	free(trained);
+}
+
 /* status as format linkopt-pgo-status, version 1 (pgo-run(1)). */
 static int status_json(struct session *s)
 {
 	struct store_meta meta = { 0 };
-	char *profile = store_profile_path(&s->store), *why = NULL, **left;
-	size_t i, changed = 0, nleft;
+	char *profile = store_profile_path(&s->store), *why = NULL, **left, **other;
+	size_t i, changed = 0, nleft, nother;
+	long *trained;
 	bool readable = false, busy;
 
 	printf("{");
@@ -78,7 +162,7 @@ static int status_json(struct session *s)
 			}
 		printf("]");
 	}
-	printf(", \"stale\": %s", !readable || changed ? "true" : "false");
+	printf(", \"stale\": %s", !readable || changed || steps_sources_unknown(&meta) ? "true" : "false");
 	left = tree_instrumented(s, &nleft);
 	busy = nleft && session_busy(s);
 	printf(", \"instrumented_in_tree\": [");
@@ -88,10 +172,20 @@ static int status_json(struct session *s)
 		free(left[i]);
 	}
 	free(left);
-	printf("], \"cycle_running\": %s}\n", busy ? "true" : "false");
+	printf("], \"cycle_running\": %s, \"other_profiles\": [", busy ? "true" : "false");
+	nother = other_profiles(s, &other, &trained);
+	for (i = 0; i < nother; i++) {
+		printf("%s{", i ? ", " : "");
+		json_string_member("configuration", other[i], false);
+		printf(", \"trained\": %ld}", trained[i]);
+		free(other[i]);
+	}
+	printf("]}\n");
+	free(other);
+	free(trained);
 	store_meta_free(&meta);
 	free(profile);
-	return !readable || changed || nleft ? 1 : 0;
+	return !readable || changed || steps_sources_unknown(&meta) || nleft ? 1 : 0;
 }
 
 int commands_status(const struct pgo_options *o)
@@ -118,6 +212,7 @@ int commands_status(const struct pgo_options *o)
 	print_description(s.store.description);
 	if (!store_has_profile(&s.store)) {
 		printf("profile: none\n");
+		print_other_profiles(&s);
 		goto out;
 	}
 	if (store_meta_read(profile, &meta, &why) < 0) {
@@ -146,8 +241,8 @@ out:
 		       left == 1 ? "" : "s");
 	else if (left)
 		printf("instrumented build in the tree: %zu output%s of a cycle that was killed before it could "
-		       "remove them; the next pgo-run removes them, or clean and build again\n", left,
-		       left == 1 ? "" : "s");
+		       "remove %s; the next pgo-run removes %s, or clean and build again\n", left,
+		       left == 1 ? "" : "s", left == 1 ? "it" : "them", left == 1 ? "it" : "them");
 	store_meta_free(&meta);
 	free(profile);
 	session_close(&s);
@@ -310,16 +405,6 @@ out:
 	return status;
 }
 
-static bool is_key(const char *name)
-{
-	size_t i;
-
-	for (i = 0; name[i]; i++)
-		if (!strchr("0123456789abcdef", name[i]))
-			return false;
-	return i == 16;
-}
-
 /* A store holds nothing but configuration folders, its lock and the compiler
    wrapper's: true when root does; false (with a message) when it holds
    anything else or cannot be read. */
@@ -335,7 +420,7 @@ static bool is_store(const char *root)
 	}
 	while (ok && (e = readdir(dir))) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, "bin") ||
-		    !strcmp(e->d_name, "lock") || is_key(e->d_name))
+		    !strcmp(e->d_name, "lock") || store_is_key(e->d_name))
 			continue;
 		error("%s: not a pgo-run store (it holds '%s'): not removing it", root, e->d_name);
 		ok = false;
@@ -357,8 +442,10 @@ int commands_clean(const struct pgo_options *o)
 	if (access(s.store.root, F_OK) < 0)
 		goto out;
 	status = 1;
-	/* refuse to delete a folder that is not a store (--store .) */
-	if (!is_store(s.store.root))
+	/* refuse to delete a folder that is not a store (--store .), or what a
+	   pgo-run running now uses: its cycle would fail, and leave its
+	   instrumented build where make takes it for up to date */
+	if (!is_store(s.store.root) || !session_lock_to_remove(&s, o->all))
 		goto out;
 	target = o->all ? s.store.root : s.store.config;
 	if (files_remove(target, &why) < 0) {
@@ -440,7 +527,7 @@ static void object_functions(const char *profile, const struct store_meta *meta,
 	char *argv[] = { "gcov", "--json-format", "--stdout", a, NULL };
 	char *out;
 
-	if (files_copy(gcno, a, &why) < 0 || files_copy(gcda, b, &why) < 0) {
+	if (files_copy(gcno, a, false, &why) < 0 || files_copy(gcda, b, false, &why) < 0) {
 		warn("%s", why);
 		free(why);
 	} else {

@@ -3,6 +3,7 @@
 #include "build.h"
 #include "compiles.h"
 #include "files.h"
+#include "jobs.h"
 #include "merge.h"
 #include "proc.h"
 #include "steps.h"
@@ -26,6 +27,8 @@ struct cycle {
 	struct store_meta meta;          /* what it holds */
 	struct bench_copy bench_plain, bench_pgo;
 	bool instrumented;               /* the instrumented build's outputs may be in the tree */
+	struct compiles gen_outputs;     /* what the instrumented build wrote */
+	long gen_started;                /* when it began */
 };
 
 /* Whether the cycle trains: pgo-run build never does, and needs a profile
@@ -60,8 +63,11 @@ static bool needs_training(const struct session *s, bool *ok)
 				    steps_age(time(NULL) - meta.trained));
 			train = false;
 		} else {
-			steps_step("profile", "%zu source%s changed since training: retraining", changed,
-				    changed == 1 ? "" : "s");
+			if (steps_sources_unknown(&meta))
+				steps_step("profile", "no source recorded at training: retraining");
+			else
+				steps_step("profile", "%zu source%s changed since training: retraining", changed,
+					    changed == 1 ? "" : "s");
 		}
 	}
 	store_meta_free(&meta);
@@ -102,8 +108,6 @@ static bool train(struct cycle *c)
 {
 	struct session *s = &c->s;
 	char *why, *raw = store_new_scratch(&s->store, &why);
-	struct compiles gen;
-	long started;
 	bool ok = false;
 
 	if (!raw)
@@ -112,14 +116,14 @@ static bool train(struct cycle *c)
 	   notes this build replaces */
 	if (files_remove(s->gen_data, &why) < 0 || files_make_dir(s->gen_data, &why) < 0)
 		fatal("%s", why);
-	started = time(NULL);
-	tree_mark(s, started);
+	c->gen_started = time(NULL);
+	tree_mark(s, c->gen_started);
 	c->instrumented = true;
-	if (build_run(s, BUILD_GENERATE, s->gen_dir, &started, &gen)) {
-		switches_read(&gen, s->gen_dir, &c->gen);
-		ok = train_run(s, raw) && (c->profile = merge_prepare(s, raw, started, &gen, &c->meta)) != NULL;
+	if (build_run(s, BUILD_GENERATE, s->gen_dir, &c->gen_started, &c->gen_outputs)) {
+		switches_read(&c->gen_outputs, s->gen_dir, &c->gen);
+		ok = train_run(s, raw) &&
+		     (c->profile = merge_prepare(s, raw, c->gen_started, &c->gen_outputs, &c->meta)) != NULL;
 	}
-	compiles_free(&gen);
 	if (files_remove(raw, &why) < 0) {
 		warn("%s", why);
 		free(why);
@@ -174,7 +178,7 @@ static bool plain_options(struct cycle *c, bool train_now)
 			error("%s", why);
 			free(why);
 		} else {
-			ok = !o->bench || bench_keep(s, "plain", &plain, &c->bench_plain);
+			ok = !o->bench || bench_keep(s, "plain", &plain, started, &c->bench_plain);
 		}
 	}
 	compiles_free(&plain);
@@ -189,7 +193,8 @@ static int optimized(struct cycle *c)
 	struct session *s = &c->s;
 	struct compiles use;
 	struct switches use_options;
-	int status = build_optimized(s, &use);
+	long started;
+	int status = build_optimized(s, &use, &started);
 
 	if (use.commands > 0) {
 		tree_unmark(s);
@@ -201,7 +206,7 @@ static int optimized(struct cycle *c)
 			status = 1;
 		switches_free(&use_options);
 	}
-	if (status == 0 && s->options->bench && !bench_keep(s, "pgo", &use, &c->bench_pgo))
+	if (status == 0 && s->options->bench && !bench_keep(s, "pgo", &use, started, &c->bench_pgo))
 		status = 1;
 	compiles_free(&use);
 	return status;
@@ -219,11 +224,16 @@ static const char *signal_name(int sig)
 
 static void print_total(const struct session *s, int status)
 {
-	double now = proc_now(), own = now - s->start - s->external;
+	double own = proc_now() - s->start - s->external;
+	/* in whole hundredths, so that the total printed is the sum of the two
+	   parts printed, and the share follows from them */
+	long external = (long)(s->external * 100 + 0.5), itself = own > 0 ? (long)(own * 100 + 0.5) : 0;
+	long total = external + itself;
 	int sig = proc_interrupted();
 
-	steps_step("total", "%.1f s: builds, workloads and benchmark %.1f s, pgo-run itself %.2f s (%.1f%%)",
-		    now - s->start, s->external, own, s->external > 0 ? 100 * own / s->external : 0);
+	steps_step("total", "%ld.%02ld s: builds, workloads and benchmark %ld.%02ld s, pgo-run itself %ld.%02ld s "
+		    "(%.1f%% of the total)", total / 100, total % 100, external / 100, external % 100, itself / 100,
+		    itself % 100, total > 0 ? 100.0 * itself / total : 0.0);
 	if (sig)
 		steps_step("total", "interrupted by %s; the profile in use is %s", signal_name(sig),
 			    store_has_profile(&s->store) ? "the last good one" : "none");
@@ -244,12 +254,27 @@ static void clean_up(struct cycle *c)
 		free(why);
 	}
 	if (c->instrumented) {
-		size_t removed = tree_remove_instrumented(&c->s);
+		size_t removed = tree_remove_instrumented(&c->s, &c->gen_outputs, c->gen_started);
 
+		c->instrumented = false;
 		if (removed)
 			steps_step("total", "removed the %zu output%s of the instrumented build still in the tree: "
 				    "build again for a plain build", removed, removed == 1 ? "" : "s");
 	}
+}
+
+/* The cycle running, while one does: a fatal() (it calls exit) on the way
+   still removes the instrumented build it left in the tree. */
+static struct cycle *running_cycle;
+
+static void clean_up_at_exit(void)
+{
+	struct cycle *c = running_cycle;
+
+	/* once: a fatal() in here must not come back */
+	running_cycle = NULL;
+	if (c && c->instrumented)
+		clean_up(c);
 }
 
 int cycle_run(const struct pgo_options *o)
@@ -263,6 +288,8 @@ int cycle_run(const struct pgo_options *o)
 	memset(&c, 0, sizeof(c));
 	if (!train_check(o))
 		return 1;
+	if (atexit(clean_up_at_exit) == 0)
+		running_cycle = &c;
 	proc_catch_interrupts();
 	if (!session_open(&c.s, o, true)) {
 		session_close(&c.s);
@@ -276,9 +303,13 @@ int cycle_run(const struct pgo_options *o)
 		warn("%s: the commands of a pgo-run killed with SIGKILL would go on running", why);
 		free(why);
 	}
+	if (jobs_start(&why) < 0) {
+		warn("%s: what a command leaves running would outlive it", why);
+		free(why);
+	}
 	printf("[store] %s (configuration %s)\n", c.s.store.config, c.s.store.key);
 	/* make would take a killed cycle's instrumented outputs for up to date */
-	removed = tree_remove_instrumented(&c.s);
+	removed = tree_remove_instrumented(&c.s, NULL, 0);
 	if (removed)
 		steps_step("store", "removed the %zu output%s of the instrumented build that a pgo-run killed "
 			    "before it could remove them left in the tree", removed, removed == 1 ? "" : "s");
@@ -304,9 +335,11 @@ out:
 		status = 1;
 	if (status)
 		clean_up(&c);
+	running_cycle = NULL;
 	print_total(&c.s, status);
 	switches_free(&c.plain);
 	switches_free(&c.gen);
+	compiles_free(&c.gen_outputs);
 	store_meta_free(&c.meta);
 	free(c.profile);
 	bench_free(&c.bench_plain);

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE
 #include "files.h"
 #include "util.h"
 
@@ -18,7 +19,7 @@ static int failed(char **why, const char *path, const char *call)
 	return -1;
 }
 
-int files_make_dir(const char *path, char **why)
+int files_make_path(const char *path, char **why)
 {
 	char *copy = xstrdup(path), *p;
 
@@ -37,6 +38,45 @@ int files_make_dir(const char *path, char **why)
 	if (mkdir(path, 0777) < 0 && errno != EEXIST)
 		return failed(why, path, "mkdir");
 	return 0;
+}
+
+/* Creates the folder path unless a folder is there; a link or anything
+   else there is refused. */
+static int make_one_folder(const char *path, char **why)
+{
+	struct stat st;
+
+	if (mkdir(path, 0777) == 0)
+		return 0;
+	if (errno != EEXIST)
+		return failed(why, path, "mkdir");
+	if (lstat(path, &st) < 0)
+		return failed(why, path, "lstat");
+	if (S_ISDIR(st.st_mode))
+		return 0;
+	if (why)
+		*why = xasprintf("%s: %s where pgo-run keeps a folder: pgo-run writes nothing through a link "
+				 "it did not make; remove it", path,
+				 S_ISLNK(st.st_mode) ? "a symbolic link" : "not a folder");
+	return -1;
+}
+
+int files_make_dir(const char *path, char **why)
+{
+	char *copy = xstrdup(path), *p;
+	int status = 0;
+
+	for (p = copy + 1; *p && status == 0; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		status = make_one_folder(copy, why);
+		*p = '/';
+	}
+	if (status == 0)
+		status = make_one_folder(copy, why);
+	free(copy);
+	return status;
 }
 
 int files_make_unique_dir(char *template, char **why)
@@ -131,34 +171,116 @@ void files_free_list(char **list, size_t count)
 	free(list);
 }
 
-int files_copy(const char *from, const char *to, char **why)
+/* A new temporary file beside path, opened for writing (O_EXCL: nothing
+   there is followed) with the mode of files_write; its name goes to *tmp.
+   -1 with errno set. */
+static int temporary_beside(const char *path, bool executable, char **tmp)
 {
-	char buf[65536];
+	int fd;
+
+	*tmp = xasprintf("%s.tmpXXXXXX", path);
+	fd = mkostemp(*tmp, O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fchmod(fd, (executable ? 0777 : 0666) & ~file_creation_mask()) < 0) {
+		int saved = errno;
+
+		close(fd);
+		unlink(*tmp);
+		errno = saved;
+		return -1;
+	}
+	return fd;
+}
+
+static bool write_all(int fd, const void *data, size_t size)
+{
+	const char *p = data;
+
+	while (size > 0) {
+		ssize_t n = write(fd, p, size);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = ENOSPC;
+			return false;
+		}
+		p += n;
+		size -= (size_t)n;
+	}
+	return true;
+}
+
+/* Completes a write into the temporary tmp (fd): closes it and renames it
+   onto path, or removes it; returns status, or -1 when this fails. */
+static int finish_temporary(int fd, char *tmp, const char *path, int status, char **why)
+{
+	if (close(fd) < 0 && status == 0)
+		status = failed(why, tmp, "close");
+	if (status == 0 && rename(tmp, path) < 0)
+		status = failed(why, path, "rename");
+	if (status < 0)
+		unlink(tmp);
+	free(tmp);
+	return status;
+}
+
+int files_write(const char *path, const void *data, size_t size, bool executable, char **why)
+{
+	char *tmp;
+	int fd = temporary_beside(path, executable, &tmp), status = 0;
+
+	if (fd < 0) {
+		status = failed(why, tmp, "mkostemp");
+		free(tmp);
+		return status;
+	}
+	if (!write_all(fd, data, size))
+		status = failed(why, tmp, "write");
+	return finish_temporary(fd, tmp, path, status, why);
+}
+
+int files_copy(const char *from, const char *to, bool executable, char **why)
+{
+	char buf[65536], *tmp;
 	int in = open(from, O_RDONLY | O_CLOEXEC), out, status = 0;
 	ssize_t n;
 
 	if (in < 0)
 		return failed(why, from, "open");
-	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	out = temporary_beside(to, executable, &tmp);
 	if (out < 0) {
-		status = failed(why, to, "open");
+		status = failed(why, tmp, "mkostemp");
+		free(tmp);
 		close(in);
 		return status;
 	}
 	while ((n = read(in, buf, sizeof(buf))) > 0) {
-		if (write(out, buf, n) != n) {
-			if (errno == 0)
-				errno = ENOSPC;
-			status = failed(why, to, "write");
+		if (!write_all(out, buf, (size_t)n)) {
+			status = failed(why, tmp, "write");
 			break;
 		}
 	}
 	if (n < 0)
 		status = failed(why, from, "read");
 	close(in);
-	if (close(out) < 0 && status == 0)
-		status = failed(why, to, "close");
-	return status;
+	return finish_temporary(out, tmp, to, status, why);
+}
+
+int files_create_empty(const char *path, char **why)
+{
+	int fd;
+
+	if (unlink(path) < 0 && errno != ENOENT)
+		return failed(why, path, "unlink");
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return failed(why, path, "open");
+	if (close(fd) < 0)
+		return failed(why, path, "close");
+	return 0;
 }
 
 int files_remove(const char *path, char **why)

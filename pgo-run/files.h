@@ -4,10 +4,19 @@
 #ifndef PGO_FILES_H
 #define PGO_FILES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-/* Creates the folder path and its parents; an existing folder is fine. */
+/* Creates the folder path and its parents, following symbolic links on
+   the way: for the store's own path, which the user names (and may point
+   elsewhere with a link); an existing folder is fine. */
+int files_make_path(const char *path, char **why);
+
+/* Creates the folder path and its parents inside the store (an absolute
+   path without links up to the store); an existing folder is fine, but a
+   symbolic link or a file where a folder goes is refused: pgo-run writes
+   nothing through a link it did not make. */
 int files_make_dir(const char *path, char **why);
 
 /* Creates a new folder from template (its XXXXXX replaced in place, as
@@ -26,8 +35,21 @@ int files_list(const char *dir, const char *suffix, long since, char ***list, si
 /* Frees a list from files_list. */
 void files_free_list(char **list, size_t count);
 
-/* Copies the file from to the file to, replacing it. */
-int files_copy(const char *from, const char *to, char **why);
+/* Writes size bytes of data as the file path: into a new temporary file
+   beside it (O_EXCL), renamed onto path, so that a reader never sees a
+   partial file and a symbolic link at path is replaced, never followed
+   (nor a file with other hard links written through); the mode is what
+   the umask leaves of 0666, or of 0777 when executable. */
+int files_write(const char *path, const void *data, size_t size, bool executable, char **why);
+
+/* Copies the file from (a link there is followed: it is read) to the file
+   to as files_write writes one. */
+int files_copy(const char *from, const char *to, bool executable, char **why);
+
+/* Creates the empty file path, with the mode the umask leaves of 0666,
+   after removing what was there (a symbolic link is removed, not
+   followed): for a log that commands then append to. */
+int files_create_empty(const char *path, char **why);
 
 /* Removes a file or a whole folder tree; a path that does not exist is
    fine. */

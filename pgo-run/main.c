@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "cycle.h"
+#include "merge.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -170,12 +171,33 @@ static int parse(const struct cli_command *command, int argc, char **argv)
 	return count;
 }
 
+/* The weights given must go to gcov-tool as whole numbers in the same
+   proportions; first is the weight of a folder merged with them (the
+   profile in use for merge), 0 when none. */
+static void check_weights(double first)
+{
+	double *weights = xcalloc(o.nworkloads + 1, sizeof(*weights));
+	long *whole = xcalloc(o.nworkloads + 1, sizeof(*whole));
+	size_t i, n = 0;
+	char *why;
+
+	if (first > 0)
+		weights[n++] = first;
+	for (i = 0; i < o.nworkloads; i++)
+		weights[n++] = o.workloads[i].weight;
+	if (n && merge_whole_weights(weights, n, whole, &why) < 0)
+		cli_usage_error("--weight: %s", why);
+	free(weights);
+	free(whole);
+}
+
 static int run_cycle(int argc, char **argv)
 {
 	parse(&cycle_command, argc, argv);
 	/* a --weight is a workload too */
 	if (!o.nworkloads)
 		cli_usage_error("no workload given");
+	check_weights(0);
 	if (o.bench && !o.output)
 		cli_usage_error("--bench needs --output FILE, the program it runs");
 	return cycle_run(&o);
@@ -217,6 +239,7 @@ static int run_clean(int argc, char **argv)
 static int run_merge(int argc, char **argv)
 {
 	parse(&merge_command, argc, argv);
+	check_weights(1);
 	return commands_merge(&o);
 }
 

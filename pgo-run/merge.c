@@ -5,6 +5,7 @@
 #include "steps.h"
 #include "util.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +24,7 @@ static bool copy_profile(const char *from, const char *to)
 		char *src = xasprintf("%s/%s", from, files[i]);
 		char *dst = xasprintf("%s/%s", to, files[i]);
 
-		ok = files_copy(src, dst, &why) == 0;
+		ok = files_copy(src, dst, false, &why) == 0;
 		free(src);
 		free(dst);
 	}
@@ -63,21 +64,83 @@ long merge_check_profiles(const char *dir, char **why)
 	return -1;
 }
 
+static long gcd(long a, long b)
+{
+	while (b) {
+		long t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+int merge_whole_weights(const double *weights, size_t n, long *whole, char **why)
+{
+	long common = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		double scaled = weights[i] * 1e6, off;
+
+		off = scaled - (double)(long)(scaled + 0.5);
+		if (!(scaled >= 0.5 && scaled < 1e15) || off > scaled * 1e-9 || -off > scaled * 1e-9) {
+			*why = xasprintf("weight %g: not a positive number with at most 6 decimals", weights[i]);
+			return -1;
+		}
+		whole[i] = (long)(scaled + 0.5);
+		common = gcd(common, whole[i]);
+	}
+	for (i = 0; i < n; i++) {
+		whole[i] /= common;
+		if (whole[i] > INT_MAX) {
+			*why = xasprintf("weights %g and %g: too far apart for gcov-tool, whose weights are whole "
+					 "numbers up to %d", weights[i], weights[0], INT_MAX);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* gcov-tool merges two folders at a time, so N folders take N-1 chained
-   merges, each carrying the sum so far with weight 1. */
+   merges, each carrying the sum so far with weight 1 (its whole-number
+   weights applied once). */
 bool merge_weighted(char **dirs, const double *weights, size_t n, const char *out, const char *scratch,
 		    const char *log)
 {
 	char *previous = NULL, *why = NULL;
+	long *whole = xcalloc(n, sizeof(*whole)), checked;
 	size_t i;
-	long checked;
 	bool ok = true;
 
+	if (merge_whole_weights(weights, n, whole, &why) < 0) {
+		error("%s", why);
+		free(why);
+		free(whole);
+		return false;
+	}
+	for (i = 0; i < n && whole[i] == weights[i]; i++)
+		;
+	if (i < n && n > 1) {
+		char *given = xstrdup(""), *used = xstrdup(""), *more;
+
+		for (i = 0; i < n; i++) {
+			more = xasprintf("%s%s%g", given, i ? ", " : "", weights[i]);
+			free(given);
+			given = more;
+			more = xasprintf("%s%s%ld", used, i ? ", " : "", whole[i]);
+			free(used);
+			used = more;
+		}
+		steps_step("merge", "weights %s go to gcov-tool, which takes whole numbers, as %s", given, used);
+		free(given);
+		free(used);
+	}
 	if (n == 1)
 		ok = copy_profile(dirs[0], out);
 	for (i = 1; i < n && ok; i++) {
 		char *target = i + 1 == n ? xstrdup(out) : xasprintf("%s/merge-%zu", scratch, i);
-		char *w = xasprintf("%g,%g", i == 1 ? weights[0] : 1.0, weights[i]);
+		char *w = xasprintf("%ld,%ld", i == 1 ? whole[0] : 1L, whole[i]);
 		char *argv[] = { "gcov-tool", "merge", "-w", w, "-o", target,
 				 (char *)(previous ? previous : dirs[0]), dirs[i], NULL };
 		int status = proc_run(argv, NULL, NULL, 0, log, NULL);
@@ -95,6 +158,7 @@ bool merge_weighted(char **dirs, const double *weights, size_t n, const char *ou
 		previous = target;
 	}
 	free(previous);
+	free(whole);
 	/* on a full disk gcov-tool says "Error writing" and exits 0 */
 	if (ok && (checked = merge_check_profiles(out, &why)) < 0) {
 		if (checked == -2) {
@@ -238,7 +302,7 @@ static void copy_new_notes(const struct notes_list *l, const char *folder)
 		if (files_make_dir(dst, &why) < 0)
 			fatal("%s", why);
 		*slash = '/';
-		if (files_copy(l->items[i].path, dst, &why) < 0)
+		if (files_copy(l->items[i].path, dst, false, &why) < 0)
 			fatal("%s", why);
 		free(dst);
 	}
@@ -256,7 +320,7 @@ void merge_copy_notes(const char *from_profile, const char *to_profile)
 	for (i = 0; i < n; i++) {
 		char *a = xasprintf("%s/%s", from, notes[i]), *b = xasprintf("%s/%s", to, notes[i]);
 
-		if (files_copy(a, b, &why) < 0)
+		if (files_copy(a, b, false, &why) < 0)
 			fatal("%s", why);
 		free(a);
 		free(b);

@@ -27,6 +27,13 @@ char *merge_prepare(struct session *s, const char *raw, long gen_started, const 
    how many more there are; -2 with *why set when dir cannot be read. */
 long merge_check_profiles(const char *dir, char **why);
 
+/* The weights as gcov-tool merge takes them: whole numbers (it reads
+   "-w 0.5,1" as 0 and 1, and 1.5 as 1), in the same proportions: each
+   weight times 10^6, divided by their greatest common divisor.  0, or -1
+   with *why set to a new message when a weight has more than 6 decimals
+   or the whole numbers would not fit gcov-tool's int. */
+int merge_whole_weights(const double *weights, size_t n, long *whole, char **why);
+
 /* Merges the n profile folders dirs with weights into out (an existing
    empty folder), through intermediate folders under scratch; gcov-tool's
    output goes to log.  False (with a message) when a merge fails or what

@@ -45,7 +45,7 @@ static void log_command(const char *log, char **argv, int count)
 		memcpy(p, argv[i], strlen(argv[i]) + 1);
 		p += strlen(argv[i]) + 1;
 	}
-	fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0666);
 	if (fd < 0)
 		fatal("%s: open failed: %s", log, strerror(errno));
 	written = write(fd, record, head + payload);

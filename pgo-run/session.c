@@ -4,12 +4,14 @@
 #include "steps.h"
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static char *absolute(const char *path)
@@ -21,10 +23,10 @@ static char *absolute(const char *path)
 	return xstrdup(resolved);
 }
 
-static char *compiler_version(void)
+/* The first line of `cc --version`, a new string. */
+static char *compiler_version(const char *cc)
 {
-	const char *cc = getenv("CC");
-	char *argv[] = { (char *)(cc && *cc ? cc : "cc"), "--version", NULL };
+	char *argv[] = { (char *)cc, "--version", NULL };
 	char *out = proc_capture(argv, NULL), *nl;
 
 	if (!out)
@@ -35,14 +37,38 @@ static char *compiler_version(void)
 	return out;
 }
 
+/* A line "NAME: VALUE" of the description for a variable that changes the
+   build when set (CXX, CXXFLAGS, CPPFLAGS: make's rules and configure
+   scripts pass them); "" when it is not, so that the configurations made
+   without it keep their keys.  A new string. */
+static char *variable_line(const char *name, bool compiler)
+{
+	const char *value = getenv(name);
+	char *version, *line;
+
+	if (!value || !*value)
+		return xstrdup("");
+	if (!compiler)
+		return xasprintf("%s: %s\n", name, value);
+	version = compiler_version(value);
+	line = xasprintf("%s: %s (%s)\n", name, value, version);
+	free(version);
+	return line;
+}
+
 static char *describe_configuration(const struct pgo_options *o)
 {
-	char *version = compiler_version();
-	char *d = xasprintf("compiler: %s\nCFLAGS: %s\nLDFLAGS: %s\nbuild: %s\n", version,
-			    getenv("CFLAGS") ? getenv("CFLAGS") : "",
-			    getenv("LDFLAGS") ? getenv("LDFLAGS") : "", o->build ? o->build : "make");
+	const char *cc = getenv("CC");
+	char *version = compiler_version(cc && *cc ? cc : "cc"), *cxx = variable_line("CXX", true);
+	char *cxxflags = variable_line("CXXFLAGS", false), *cppflags = variable_line("CPPFLAGS", false);
+	char *d = xasprintf("compiler: %s\nCFLAGS: %s\nLDFLAGS: %s\n%s%s%sbuild: %s\n", version,
+			    getenv("CFLAGS") ? getenv("CFLAGS") : "", getenv("LDFLAGS") ? getenv("LDFLAGS") : "",
+			    cxx, cxxflags, cppflags, o->build ? o->build : "make");
 
 	free(version);
+	free(cxx);
+	free(cxxflags);
+	free(cppflags);
 	return d;
 }
 
@@ -55,54 +81,136 @@ static bool flag_safe(const char *path, const char *what)
 	return false;
 }
 
+/* Opens the lock file path, created when missing with the mode the umask
+   gives, and takes it (flock, not waiting): 0 with *fd set, 1 when another
+   process holds it, -1 (with a message) when it cannot be opened or is not
+   a file of its own: a symbolic link is not followed (what it points at is
+   no lock of ours), a file with other hard links is not written. */
+static int lock_at(const char *path, int *fd)
+{
+	struct stat st;
+	bool busy;
+
+	*fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
+	if (*fd < 0) {
+		if (errno == ELOOP)
+			error("%s: a symbolic link where pgo-run keeps its lock: pgo-run writes nothing through a "
+			      "link it did not make; remove it", path);
+		else
+			error("%s: open failed: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(*fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1) {
+		error("%s: not pgo-run's lock (a file with %lu hard links, or no plain file): remove it", path,
+		      (unsigned long)st.st_nlink);
+		close(*fd);
+		*fd = -1;
+		return -1;
+	}
+	if (flock(*fd, LOCK_EX | LOCK_NB) == 0)
+		return 0;
+	busy = errno == EWOULDBLOCK;
+	if (!busy)
+		error("%s: flock failed: %s", path, strerror(errno));
+	close(*fd);
+	*fd = -1;
+	return busy ? 1 : -1;
+}
+
 /* Two cycles on one configuration would swap profiles under each other;
    the lock goes when the process ends. */
 static bool lock_configuration(const struct session *s)
 {
 	char *lock = xasprintf("%s/lock", s->store.config);
-	int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	bool ok = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0;
+	int fd, status = lock_at(lock, &fd);
 
-	if (!ok)
-		error("%s: %s", lock, fd < 0 ? strerror(errno) :
-		      "another pgo-run is using this configuration of the store");
+	if (status == 1)
+		error("%s: another pgo-run is using this configuration of the store", lock);
 	free(lock);
-	return ok;
+	return status == 0;
 }
 
 bool session_lock_project(const struct session *s)
 {
 	char *lock = xasprintf("%s/lock", s->store.root), holder[64] = "";
-	int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	bool ok = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0;
+	int fd, status = lock_at(lock, &fd);
 	ssize_t n;
 
-	if (ok) {
+	if (status == 0) {
 		/* for the message of a run it refuses */
 		if (ftruncate(fd, 0) < 0 || pwrite(fd, s->store.key, strlen(s->store.key), 0) < 0)
 			warn("%s: cannot record the configuration that holds it: %s", lock, strerror(errno));
-	} else if (fd < 0) {
-		error("%s: open failed: %s", lock, strerror(errno));
-	} else if (errno != EWOULDBLOCK) {
-		error("%s: flock failed: %s", lock, strerror(errno));
-	} else {
+	} else if (status == 1 && (fd = open(lock, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) >= 0) {
 		n = pread(fd, holder, sizeof(holder) - 1, 0);
 		holder[n > 0 ? n : 0] = '\0';
 		holder[strcspn(holder, "\n")] = '\0';
+		close(fd);
+	}
+	if (status == 1)
 		error("%s: another pgo-run is building this project%s%s%s: the builds of two configurations "
 		      "would replace each other's objects in the tree; wait for it to end", lock,
 		      *holder ? " (configuration " : "", holder, *holder ? ")" : "");
-	}
-	if (fd >= 0 && !ok)
-		close(fd);
 	free(lock);
+	return status == 0;
+}
+
+/* Takes the lock of the configuration folder config for clean; false (with
+   a message) when a pgo-run holds it. */
+static bool lock_to_remove(const char *config)
+{
+	char *lock = xasprintf("%s/lock", config);
+	struct stat st;
+	int fd, status = 0;
+
+	/* a folder that is not there holds no lock: there is nothing to remove */
+	if (lstat(config, &st) == 0)
+		status = lock_at(lock, &fd);
+	if (status == 1)
+		error("%s: a pgo-run is using this configuration of the store: not removing it while it runs",
+		      lock);
+	free(lock);
+	return status == 0;
+}
+
+bool session_lock_to_remove(const struct session *s, bool all)
+{
+	char *lock;
+	DIR *dir;
+	struct dirent *e;
+	int fd, status;
+	bool ok = true;
+
+	if (!all)
+		return lock_to_remove(s->store.config);
+	lock = xasprintf("%s/lock", s->store.root);
+	status = lock_at(lock, &fd);
+	if (status == 1)
+		error("%s: a pgo-run is building this project: not removing the store while it runs", lock);
+	free(lock);
+	if (status != 0)
+		return false;
+	dir = opendir(s->store.root);
+	if (!dir) {
+		error("%s: opendir failed: %s", s->store.root, strerror(errno));
+		return false;
+	}
+	while (ok && (e = readdir(dir))) {
+		char *config;
+
+		if (!store_is_key(e->d_name))
+			continue;
+		config = xasprintf("%s/%s", s->store.root, e->d_name);
+		ok = lock_to_remove(config);
+		free(config);
+	}
+	closedir(dir);
 	return ok;
 }
 
 bool session_busy(const struct session *s)
 {
 	char *lock = xasprintf("%s/lock", s->store.config);
-	int fd = open(lock, O_RDONLY | O_CLOEXEC);
+	int fd = open(lock, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	bool busy = fd >= 0 && flock(fd, LOCK_SH | LOCK_NB) < 0 && errno == EWOULDBLOCK;
 
 	if (fd >= 0)
@@ -210,8 +318,10 @@ void session_close(struct session *s)
 
 char *session_log(const struct session *s, const char *name)
 {
-	char *path = xasprintf("%s/%s.log", s->logs, name);
+	char *path = xasprintf("%s/%s.log", s->logs, name), *why;
 
-	unlink(path);
+	/* the commands append to it: a file of ours, with the umask's mode */
+	if (files_create_empty(path, &why) < 0)
+		fatal("%s", why);
 	return path;
 }

@@ -61,14 +61,21 @@ bool session_open(struct session *s, const struct pgo_options *options, bool cre
    configuration whose cycle holds it) when another pgo-run holds it. */
 bool session_lock_project(const struct session *s);
 
+/* For clean: takes the configuration's lock (all: the project's and every
+   configuration's) for the life of the process, so that no cycle, build or
+   merge runs on what it removes.  False (with a message naming the lock)
+   when a pgo-run holds one. */
+bool session_lock_to_remove(const struct session *s, bool all);
+
 /* True when a pgo-run holds the configuration's lock: one runs now. */
 bool session_busy(const struct session *s);
 
 /* Frees what session_open allocated. */
 void session_close(struct session *s);
 
-/* The path of the log called name (logs/name.log), a new string; a log
-   left there by an earlier run is removed. */
+/* The path of the log called name (logs/name.log), a new string: a new
+   empty file with the mode the umask gives, in place of what was there (a
+   log of an earlier run, a link); dies when it cannot be created. */
 char *session_log(const struct session *s, const char *name);
 
 #endif

@@ -100,10 +100,20 @@ bool steps_source_changed(const struct store_meta *meta, size_t i)
 	return !(files_hash(meta->sources[i], &h, NULL) == 0 && h == meta->hashes[i]);
 }
 
+bool steps_sources_unknown(const struct store_meta *meta)
+{
+	return meta->nsources == 0 && meta->nobjects > 0;
+}
+
 size_t steps_stale_sources(const struct store_meta *meta)
 {
 	size_t i, changed = 0;
 
+	if (steps_sources_unknown(meta)) {
+		printf("    no source was recorded at training (gcov-dump failed): whether one changed cannot be "
+		       "told\n");
+		return 1;
+	}
 	for (i = 0; i < meta->nsources; i++) {
 		if (!steps_source_changed(meta, i))
 			continue;

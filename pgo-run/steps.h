@@ -27,9 +27,14 @@ void steps_no_data(const struct store_meta *meta);
    their code, or they belong to a program no workload runs). */
 void steps_objects(const char *label, const struct store_meta *meta);
 
+/* True when meta records no source for its objects (gcov-dump failed at
+   training): whether a source changed cannot be told, and the profile
+   counts as stale. */
+bool steps_sources_unknown(const struct store_meta *meta);
+
 /* Prints "    changed since training: SOURCE" for each source of meta
    whose content changed (or that vanished) since training; returns how
-   many. */
+   many, or 1 (with a line saying so) when the sources are unknown. */
 size_t steps_stale_sources(const struct store_meta *meta);
 
 /* True when source i of meta changed (or vanished) since training. */

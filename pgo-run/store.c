@@ -18,7 +18,7 @@ int store_open(struct store *store, const char *path, const char *description, b
 	int status;
 
 	memset(store, 0, sizeof(*store));
-	if (create && files_make_dir(path, why) < 0)
+	if (create && files_make_path(path, why) < 0)
 		return -1;
 	if (realpath(path, resolved)) {
 		store->root = xstrdup(resolved);
@@ -36,11 +36,19 @@ int store_open(struct store *store, const char *path, const char *description, b
 	if (files_make_dir(store->config, why) < 0)
 		return -1;
 	file = xasprintf("%s/config", store->config);
-	status = write_file_atomic(file, description, strlen(description));
-	if (status < 0)
-		*why = xasprintf("%s: write failed: %s", file, strerror(errno));
+	status = files_write(file, description, strlen(description), false, why);
 	free(file);
 	return status;
+}
+
+bool store_is_key(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name[i]; i++)
+		if (!strchr("0123456789abcdef", name[i]))
+			return false;
+	return i == 16;
 }
 
 void store_close(struct store *store)
@@ -222,9 +230,7 @@ int store_meta_write(const char *folder, const struct store_meta *meta, char **w
 	}
 	if (fclose(f) != 0)
 		*why = xasprintf("%s: fclose of its memory stream failed: %s", path, strerror(errno));
-	else if (write_file_atomic(path, buf, size) < 0)
-		*why = xasprintf("%s: write failed: %s", path, strerror(errno));
-	else
+	else if (files_write(path, buf, size, false, why) == 0)
 		status = 0;
 out:
 	free(buf);

@@ -40,6 +40,9 @@ struct store_meta {
    store_close frees what it set, also after a failure. */
 int store_open(struct store *store, const char *path, const char *description, bool create, char **why);
 
+/* True when name is that of a configuration's folder (a key). */
+bool store_is_key(const char *name);
+
 /* Frees what store_open allocated. */
 void store_close(struct store *store);
 

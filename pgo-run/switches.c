@@ -1,5 +1,8 @@
+#define _GNU_SOURCE
 #include "switches.h"
+#include "archive.h"
 #include "elfobj.h"
+#include "files.h"
 #include "util.h"
 
 #include <errno.h>
@@ -111,9 +114,7 @@ int switches_save(const struct switches *s, const char *path, char **why)
 	}
 	if (fclose(f) != 0)
 		*why = xasprintf("%s: fclose of its memory stream failed: %s", path, strerror(errno));
-	else if (write_file_atomic(path, buf, size) < 0)
-		*why = xasprintf("%s: write failed: %s", path, strerror(errno));
-	else
+	else if (files_write(path, buf, size, false, why) == 0)
 		status = 0;
 	free(buf);
 	return status;
@@ -400,17 +401,55 @@ size_t switches_unoptimized(const struct switches *s, const char **names, size_t
 	return n;
 }
 
+/* True when the ELF file in data records -fprofile-generate. */
+static bool records_generate(const void *data, size_t size)
+{
+	const void *contents;
+	size_t length, at;
+	char *why = NULL;
+	bool found = false;
+
+	if (elfobj_find_section(data, size, ".GCC.command.line", &contents, &length, &why) == 0 && contents)
+		for (at = 0; !found && at < length; at += strnlen((const char *)contents + at, length - at) + 1)
+			found = memmem((const char *)contents + at, strnlen((const char *)contents + at, length - at),
+				       "-fprofile-generate", 18) != NULL;
+	free(why);
+	return found;
+}
+
 bool switches_instrumented(const char *path)
 {
-	char **lines;
-	size_t n, i;
+	void *map;
+	size_t size, i;
+	char *why;
+	struct archive *ar;
 	bool instrumented = false;
 
-	if (!recorded_lines(path, &lines, &n))
+	if (map_file(path, &map, &size, &why) < 0) {
+		free(why);
 		return false;
-	for (i = 0; i < n; i++)
-		if (strstr(lines[i], "-fprofile-generate"))
-			instrumented = true;
-	free_list(lines, n);
+	}
+	if (!archive_is(map, size)) {
+		instrumented = records_generate(map, size);
+	} else if ((ar = archive_parse(path, map, size, &why))) {
+		/* an archive holds an instrumented build when a member does: one
+		   made again since from plain objects is the project's */
+		for (i = 0; i < ar->member_count && !instrumented; i++) {
+			const struct archive_member *m = &ar->members[i];
+
+			if (m->data) {
+				instrumented = records_generate(m->data, m->size);
+			} else if (ar->thin) {
+				char *member = archive_member_path(ar, m);
+
+				instrumented = switches_instrumented(member);
+				free(member);
+			}
+		}
+		archive_free(ar);
+	} else {
+		free(why);
+	}
+	munmap(map, size);
 	return instrumented;
 }

@@ -51,7 +51,8 @@ size_t switches_compare(const struct switches *build, const char *name, const ch
 size_t switches_unoptimized(const struct switches *s, const char **names, size_t max);
 
 /* True when the file at path records instrumentation for profiles
-   (-fprofile-generate): an object or a program of an instrumented build. */
+   (-fprofile-generate): an object or a program of an instrumented build,
+   or an archive with such an object in it. */
 bool switches_instrumented(const char *path);
 
 #endif

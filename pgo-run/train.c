@@ -1,5 +1,6 @@
 #include "train.h"
 #include "files.h"
+#include "jobs.h"
 #include "merge.h"
 #include "proc.h"
 #include "steps.h"
@@ -236,16 +237,25 @@ static bool run_workload(struct session *s, size_t i, const char *dir, const cha
 		{ "GCOV_PREFIX", dir },
 		{ "GCOV_PREFIX_STRIP", strip },
 	};
+	struct jobs_left left;
 	double seconds = 0;
 	int status;
 	bool ok = false;
 
 	steps_step(label, "%s (weight %g)", command, w->weight);
 	progress_start("[%s] %s", label, command);
-	status = proc_shell(command, NULL, env, 2, log, &seconds);
+	status = jobs_shell(command, NULL, env, 2, log, &seconds, &left);
 	progress_stop();
-	s->external += seconds;
-	if (status != 0) {
+	s->external += seconds + left.seconds;
+	if (left.count && !proc_interrupted()) {
+		/* killed, they wrote no profile data; a daemon would write it
+		   later, into a folder merged and removed by then */
+		error("workload '%s' left %zu process%s running when it ended: %s; pgo-run ended %s, so %s "
+		      "profile data is missing: end %s in the workload (wait for a background job); the profile "
+		      "in use is unchanged", w->command, left.count, left.count == 1 ? "" : "es", left.names,
+		      left.count == 1 ? "it" : "them", left.count == 1 ? "its" : "their",
+		      left.count == 1 ? "it" : "them");
+	} else if (status != 0) {
 		char *text = proc_describe(status);
 
 		error("workload '%s' failed: %s (log %s); the profile in use is unchanged", w->command, text, log);
@@ -254,6 +264,7 @@ static bool run_workload(struct session *s, size_t i, const char *dir, const cha
 	} else {
 		ok = check_profiles(s, i, dir, log, label, seconds);
 	}
+	jobs_left_free(&left);
 	free(command);
 	free(name);
 	free(label);

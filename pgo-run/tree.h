@@ -7,6 +7,7 @@
 #ifndef PGO_TREE_H
 #define PGO_TREE_H
 
+#include "compiles.h"
 #include "session.h"
 
 #include <stddef.h>
@@ -19,9 +20,11 @@ void tree_mark(const struct session *s, long started);
 void tree_unmark(const struct session *s);
 
 /* Removes the objects, programs, libraries and archives the instrumented
-   build wrote (its compiler log) that still hold instrumentation, printing
-   each, then the record; returns how many it removed. */
-size_t tree_remove_instrumented(const struct session *s);
+   build of the record wrote (its compiler log), and those of known (NULL:
+   none; the outputs of an instrumented build that began at known_started,
+   as the cycle that ran it read them), that still hold instrumentation,
+   printing each, then the record; returns how many it removed. */
+size_t tree_remove_instrumented(const struct session *s, const struct compiles *known, long known_started);
 
 /* With a record: prints the outputs of the instrumented build that still
    hold instrumentation ("    instrumented: PATH"); returns how many. */

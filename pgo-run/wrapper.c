@@ -3,6 +3,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
@@ -72,20 +73,25 @@ static char *find_program(const char *name, const char *skip)
 	return NULL;
 }
 
-/* True when the file at path holds exactly text. */
+/* True when path is a file of its own (no symbolic link, no other hard
+   link) with the mode files_write gives a program, that holds exactly
+   text. */
 static bool file_says(const char *path, const char *text)
 {
-	FILE *f = fopen(path, "r");
-	size_t n = strlen(text), got;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	size_t n = strlen(text);
 	char *buf;
+	struct stat st;
+	ssize_t got;
 	bool same;
 
-	if (!f)
+	if (fd < 0)
 		return false;
 	buf = xmalloc(n + 2);
-	got = fread(buf, 1, n + 1, f);
-	same = got == n && memcmp(buf, text, n) == 0;
-	fclose(f);
+	got = read(fd, buf, n + 1);
+	same = got == (ssize_t)n && memcmp(buf, text, n) == 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	       st.st_nlink == 1 && (st.st_mode & 07777) == (0777 & ~file_creation_mask());
+	close(fd);
 	free(buf);
 	return same;
 }
@@ -94,7 +100,7 @@ static bool file_says(const char *path, const char *text)
    unless it already says so; false (with a message) when it cannot. */
 static bool write_script(const char *path, const char *pgo_cc, const char *real)
 {
-	char *text;
+	char *text, *why;
 	bool ok = true;
 
 	/* the script quotes both in '...' */
@@ -105,8 +111,10 @@ static bool write_script(const char *path, const char *pgo_cc, const char *real)
 	text = xasprintf("#!/bin/sh\n# pgo-run's wrapper of %s: pgo-cc adds the flags of the build pgo-run "
 			 "runs (none outside pgo-run), see pgo-run(1)\nexec '%s' '%s' \"$@\"\n",
 			 real, pgo_cc, real);
-	if (!file_says(path, text) && (write_file_atomic(path, text, strlen(text)) < 0 || chmod(path, 0755) < 0)) {
-		error("%s: cannot write the compiler wrapper: %s", path, strerror(errno));
+	/* a link there is replaced, never written through */
+	if (!file_says(path, text) && files_write(path, text, strlen(text), true, &why) < 0) {
+		error("cannot write the compiler wrapper: %s", why);
+		free(why);
 		ok = false;
 	}
 	free(text);

@@ -31,7 +31,7 @@ readelf -d p/prog 2> /dev/null | grep -q RPATH && fail "the fixture should use R
 cat > p/bench.sh <<'SH'
 #!/bin/sh
 # records which libwork each program loads, and runs it
-ldd "$PGO_BIN" | sed -n 's/.*libwork.so.1 => \([^ ]*\) .*/\1/p' >> ../loaded
+ldd "$PGO_BIN" | sed -n 's/.*libwork.so.1 => \([^ ]*\) .*/\1/p' | xargs readlink -f >> ../loaded
 "$PGO_BIN" 1 > /dev/null
 SH
 chmod +x p/bench.sh

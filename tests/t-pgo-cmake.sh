@@ -56,7 +56,7 @@ build=$(echo "$recipe" | sed -n "s/.*--build '\([^']*\)'.*/\1/p")
 clean=$(echo "$recipe" | sed -n "s/.*--clean '\([^']*\)'.*/\1/p")
 cat > bench.sh <<'SH'
 #!/bin/sh
-ldd "$PGO_BIN" | sed -n 's/.*libexpat.so.1 => \([^ ]*\) .*/\1/p' >> ../loaded
+ldd "$PGO_BIN" | sed -n 's/.*libexpat.so.1 => \([^ ]*\) .*/\1/p' | xargs readlink -f >> ../loaded
 "$PGO_BIN" data.xml
 SH
 chmod +x bench.sh

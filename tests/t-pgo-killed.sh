@@ -5,7 +5,7 @@
 # the tree holds the instrumented build (and what to do that works: make
 # alone takes it for up to date); the next run removes it and the store's
 # unfinished folders (raw.*, p.*), saying so; a fatal error leaves no such
-# folder.  A cycle of another configuration in the same project is refused
+# folder, and no instrumented output in the tree.  A cycle of another configuration in the same project is refused
 # at once while one runs, naming the project's lock, and status says the
 # instrumented build in the tree is that running cycle's.  Before, the
 # workload ran on orphaned, the folders stayed, and the second cycle's
@@ -135,6 +135,12 @@ unfinished > ../left
 expect_empty ../left "the store's folders after a fatal error"
 snapshot ../after
 expect_same ../before ../after "the profile after a fatal error"
+# nor does it leave its instrumented build in the tree, where make would
+# take it for up to date
+expect_grep "^    removed instrumented: $PWD/prog$" ../out-fatal
+for f in prog main.o work.o; do
+	[[ -e $f ]] && nm "$f" | grep -q __gcov_ && fail "a fatal error left $f instrumented in the tree"
+done
 rmdir evil.gcno
 
 # two configurations, one project: the second is refused while the first

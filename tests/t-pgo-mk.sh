@@ -2,7 +2,8 @@
 # mk/pgo.mk included at the top of a Makefile whose flags default with
 # CFLAGS ?= -O3 (lz4's way): a plain `make` is the project's own -O3 build,
 # and `make pgo` gives a PGO build that is -O3 too (before, the fragment's
-# own CFLAGS assignment made every build -O0).
+# own CFLAGS assignment made every build -O0).  A plain `pgo-run status`
+# then shows the profile `make pgo` made.
 . "$(dirname "$0")/lib.sh"
 need gcc make readelf
 mkdir p && cd p
@@ -27,6 +28,15 @@ make pgo LINKOPT="$TOP" PGO_WORKLOADS=./train.sh > ../pgo.out 2>&1 || fail "make
 readelf -p .GCC.command.line prog.o > ../switches || fail "no recorded options in the PGO build's object"
 grep -q -- '-O3' ../switches || fail "the PGO build is not -O3: $(cat ../switches)"
 grep -q -- '-fprofile-use' ../switches || fail "the PGO build did not use the profile: $(cat ../switches)"
+# pgo-run status, as the man page gives it, looks at the profile make pgo
+# made (its build command was 'make ', with a blank: another configuration,
+# and status said "profile: none")
+status=0
+"$TOP/pgo-run/pgo-run" status > ../status 2> ../status.err < /dev/null || status=$?
+((status == 0)) || fail "pgo-run status after make pgo: exit status $status: $(cat ../status)"
+expect_grep '^  build: make$' ../status
+expect_grep '^profile: ' ../status
+expect_no_grep '^profile: none$' ../status
 # Without workloads: a clear usage error.
 status=0; make -s pgo LINKOPT="$TOP" > /dev/null 2> ../err || status=$?
 ((status != 0)) || fail "make pgo without PGO_WORKLOADS succeeded"

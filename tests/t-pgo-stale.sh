@@ -2,7 +2,8 @@
 # A source edited after training: status reports it stale (exit 1, naming
 # the file); --retrain-if-stale retrains, after which the profile is fresh
 # and the optimized build has no coverage mismatch; when fresh, it does not
-# retrain.
+# retrain.  A profile whose sources could not be recorded (gcov-dump
+# failed) is stale.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/pgo-run/test-fixtures.sh"
 
@@ -41,3 +42,22 @@ pgo_ok ../out3 ../err3 --retrain-if-stale './prog 1'
 expect_grep 'not retraining' ../out3
 expect_no_grep '^\[train' ../out3
 expect_grep '0 coverage-mismatch warnings' ../out3
+
+# gcov-dump fails at training: no source is recorded, so no change can be
+# seen; the profile is stale (it said "stale: no" and was never retrained)
+mkdir ../broken
+printf '#!/bin/sh\nexit 1\n' > ../broken/gcov-dump
+chmod +x ../broken/gcov-dump
+PATH=$PWD/../broken:$PATH pgo ../out4 ../err4 './prog 1'
+pgo_status 0 "a cycle whose gcov-dump fails"
+expect_grep 'gcov-dump failed: cannot record the sources for the stale check' ../err4
+pgo ../status4 ../err status
+pgo_status 1 "status of a profile with no source recorded"
+expect_grep '^sources: 0 recorded$' ../status4
+expect_grep '^stale: yes$' ../status4
+pgo ../out5 ../err5 --retrain-if-stale './prog 1'
+pgo_status 0 "--retrain-if-stale on a profile with no source recorded"
+expect_grep '^\[profile\] no source recorded at training: retraining$' ../out5
+expect_grep '^\[train 1/1\]' ../out5
+pgo_ok ../status5 ../err status
+expect_grep '^stale: no$' ../status5

@@ -2,6 +2,9 @@
 # Two workloads weighted 3:1: the profile pgo-run installs holds the same
 # counters as gcov-tool merge -w 3,1 of the same two runs done by hand, and
 # the weights show in the counts (3 x 100000 on one branch, 100000 on the other).
+# Weights that are not whole numbers go to gcov-tool in the same proportions
+# as whole ones (it read 0.5 as 0, which it takes as 1, and 1.5 as 1: the
+# profile silently weighed the runs 1:1).
 . "$(dirname "$0")/lib.sh"
 . "$TOP/pgo-run/test-fixtures.sh"
 
@@ -35,6 +38,24 @@ cd ../p
 pgo_ok ../out3 ../err3 --weight 3:'./prog 1' './prog 0' --weight 2:'./prog 0'
 counters "$profile/work.gcda" > ../work.three
 grep -q ' 300000 300000' ../work.three || { cat ../work.three >&2; fail "3:1:2 weights: wrong counts"; }
+
+# a weight that is no whole number: gcov-tool reads "-w 0.5,1" as 0 and 1
+# (and 1.5 as 1), so 0.5:1 goes to it as 1:2, and the counts show 1:2
+pgo_ok ../out-half ../err-half --weight 0.5:'./prog 1' './prog 0'
+expect_grep '^\[merge\] weights 0\.5, 1 go to gcov-tool, which takes whole numbers, as 1, 2$' ../out-half
+counters "$profile/work.gcda" > ../work.half
+grep -q ' 100000 200000 *$' ../work.half || { cat ../work.half >&2; fail "0.5:1 weights: wrong counts"; }
+# show's calls are the weighted counts: work runs once in each workload,
+# weighed 1 and 2
+pgo_ok ../show-half ../err-show-half show
+expect_grep '^ +3  work \(work\.c:[0-9]+\)$' ../show-half "show after 0.5:1 weights"
+pgo_ok ../out-three-halves ../err-three-halves --weight 1.5:'./prog 1' './prog 0'
+counters "$profile/work.gcda" > ../work.three-halves
+grep -q ' 300000 200000 *$' ../work.three-halves || { cat ../work.three-halves >&2; fail "1.5:1 weights: wrong counts"; }
+# what gcov-tool cannot be given is wrong usage
+pgo ../out-fine ../err-fine --weight 0.0000001:'./prog 1' './prog 0'
+pgo_status 2 "a weight with 7 decimals"
+expect_grep '^pgo-run: --weight: weight 1e-07: not a positive number with at most 6 decimals$' ../err-fine
 
 # weighted workloads alone are workloads enough
 pgo_ok ../out4 ../err4 --weight 2:'./prog 1'
