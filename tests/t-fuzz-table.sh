@@ -1,15 +1,15 @@
 #!/bin/bash
-# The README's fuzzing table is fuzz/table's of fuzz/history.tsv, the
-# record of the runs it quotes, line for line; fuzz/table refuses a
-# history line that is not fuzz/run's (naming it, exit status 1), a
-# missing file (1) and wrong usage (2).
+# The fuzzing table of docs/robustness.md is fuzz/table's of
+# fuzz/history.tsv, the record of the runs it quotes, line for line;
+# fuzz/table refuses a history line that is not fuzz/run's (naming it,
+# exit status 1), a missing file (1) and wrong usage (2).
 . "$(dirname "$0")/lib.sh"
 
 "$TOP/fuzz/table" > table.out 2> table.err || fail "fuzz/table: $(cat table.err)"
-sed -n '/^<!-- fuzz table: fuzz\/table fuzz\/history.tsv -->$/,/^<!-- end fuzz table -->$/p' "$TOP/README.md" |
-	grep '^|' > readme.out
-[[ -s readme.out ]] || fail "the README has no table between <!-- fuzz table: fuzz/table fuzz/history.tsv --> and <!-- end fuzz table -->"
-expect_same table.out readme.out "the README's fuzzing table against fuzz/table fuzz/history.tsv"
+sed -n '/^<!-- fuzz table: fuzz\/table fuzz\/history.tsv -->$/,/^<!-- end fuzz table -->$/p' "$TOP/docs/robustness.md" |
+	grep '^|' > doc.out
+[[ -s doc.out ]] || fail "docs/robustness.md has no table between <!-- fuzz table: fuzz/table fuzz/history.tsv --> and <!-- end fuzz table -->"
+expect_same table.out doc.out "docs/robustness.md's fuzzing table against fuzz/table fuzz/history.tsv"
 
 # sums over the runs: two runs of one harness, one of another
 {
