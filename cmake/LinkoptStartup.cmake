@@ -4,7 +4,9 @@
 #   linkopt_startup(TARGET xmlwf expat
 #                   RUN $<TARGET_FILE:xmlwf> ${CMAKE_SOURCE_DIR}/data.xml
 #                   [HOST target...] [LINKER gnu-ld|gold|lld|mold]
-#                   [PLACEMENT head|cold-start|data-first] [READ_AHEAD_KB n]
+#                   [PLACEMENT head|cold-start|data-first|best] [READ_AHEAD_KB n]
+#                   [WORKLOAD shell-line...] [HELD_OUT shell-line...]
+#                   [STEADY shell-line]
 #                   [RELR] [BOLT] [LLVM_BOLT program] [CHECK shell-line]
 #                   [NAME custom-target] [WORKING_DIRECTORY dir]
 #                   [TRACE_CHILDREN])
@@ -39,7 +41,11 @@
 # linkopt-startup's --placement, --read-ahead-kb, --relr, --bolt,
 # --llvm-bolt and --check: the
 # placement, -z pack-relative-relocs, linkopt-bolt's rewrite, a check
-# that must print the same with the ordered files.
+# that must print the same with the ordered files.  PLACEMENT best
+# searches: every placement with and without relr and BOLT made, traced
+# on RUN and each WORKLOAD, scored (HELD_OUT workloads shown, never used
+# to choose), checked, timed on STEADY; the layout a cold start reads
+# least of is kept (linkopt-startup's --workload, --held-out, --steady).
 
 if(CMAKE_VERSION VERSION_LESS 3.21)
   message(FATAL_ERROR "LinkoptStartup needs CMake 3.21 or later (the <LANG>_LINKER_LAUNCHER target property); "
@@ -65,8 +71,8 @@ set(LINKOPT_DIR "${CMAKE_BINARY_DIR}/linkopt" CACHE PATH
   "where linkopt-cc records the links and linkopt-startup keeps the maps, traces and orders")
 
 function(linkopt_startup)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "TRACE_CHILDREN;RELR;BOLT" "LINKER;PLACEMENT;READ_AHEAD_KB;NAME;WORKING_DIRECTORY;CHECK;LLVM_BOLT"
-    "TARGET;RUN;HOST")
+  cmake_parse_arguments(PARSE_ARGV 0 arg "TRACE_CHILDREN;RELR;BOLT" "LINKER;PLACEMENT;READ_AHEAD_KB;NAME;WORKING_DIRECTORY;CHECK;LLVM_BOLT;STEADY"
+    "TARGET;RUN;HOST;WORKLOAD;HELD_OUT")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "linkopt_startup: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -85,8 +91,11 @@ function(linkopt_startup)
   if(NOT arg_PLACEMENT)
     set(arg_PLACEMENT head)
   endif()
-  if(NOT arg_PLACEMENT MATCHES "^(head|cold-start|data-first)$")
-    message(FATAL_ERROR "linkopt_startup: PLACEMENT ${arg_PLACEMENT}: not head, cold-start or data-first")
+  if(NOT arg_PLACEMENT MATCHES "^(head|cold-start|data-first|best)$")
+    message(FATAL_ERROR "linkopt_startup: PLACEMENT ${arg_PLACEMENT}: not head, cold-start, data-first or best")
+  endif()
+  if((arg_WORKLOAD OR arg_HELD_OUT OR DEFINED arg_STEADY) AND NOT arg_PLACEMENT STREQUAL "best")
+    message(FATAL_ERROR "linkopt_startup: WORKLOAD, HELD_OUT and STEADY are for PLACEMENT best")
   endif()
   if(arg_PLACEMENT STREQUAL "data-first" AND NOT arg_LINKER STREQUAL "gnu-ld")
     message(FATAL_ERROR "linkopt_startup: PLACEMENT data-first is a GNU ld script: it needs LINKER gnu-ld")
@@ -152,6 +161,15 @@ function(linkopt_startup)
   endif()
   if(DEFINED arg_CHECK)
     list(APPEND command "--check=${arg_CHECK}")
+  endif()
+  foreach(line IN LISTS arg_WORKLOAD)
+    list(APPEND command "--workload=${line}")
+  endforeach()
+  foreach(line IN LISTS arg_HELD_OUT)
+    list(APPEND command "--held-out=${line}")
+  endforeach()
+  if(DEFINED arg_STEADY)
+    list(APPEND command "--steady=${arg_STEADY}")
   endif()
   add_custom_target("${arg_NAME}"
     COMMAND ${command} -- ${arg_RUN}

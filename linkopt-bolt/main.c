@@ -28,6 +28,18 @@ static const char *const orders[] = { "startup", "hfsort", "cdsort", "none", NUL
 enum { ORDER_STARTUP, ORDER_HFSORT, ORDER_CDSORT, ORDER_NONE };
 
 static struct cli_list startup_specs, profile_specs, fdata_specs, bolt_options;
+
+/* Whether a --bolt-option starts with prefix (BOLT takes an option once:
+   the user's then stands instead of linkopt-bolt's). */
+static bool bolt_option_given(const char *prefix)
+{
+	size_t i;
+
+	for (i = 0; i < bolt_options.count; i++)
+		if (!strncmp(bolt_options.items[i], prefix, strlen(prefix)))
+			return true;
+	return false;
+}
 static const char *output, *bolt_program, *check_command, *keep_dir;
 static int order = -1;
 static bool no_check, dry_run, quiet, new_segment;
@@ -473,7 +485,8 @@ static char **bolt_command(const char *bolt, int version, const struct bolt_bina
 		/* the hot code right after the PLT, not on the next page: one
 		   page less between the headers and the end of the hot code,
 		   which decides where the read-ahead stops */
-		argv[n++] = "-align-text=64";
+		if (!bolt_option_given("-align-text="))
+			argv[n++] = "-align-text=64";
 	}
 	/* BOLT 16 leaves lite mode by itself when gcc split functions; BOLT 17
 	   and later stay in it and leave every function that has a gcc .cold

@@ -62,6 +62,7 @@ void link_find_tools(struct startup_job *job)
 	static const char *const prefetch[] = { "../lib/linkopt/linkopt-prefetch.o",
 						"../prefetch/linkopt-prefetch.o", NULL };
 	static const char *const bolt[] = { "linkopt-bolt", "../linkopt-bolt/linkopt-bolt", NULL };
+	static const char *const pfstat[] = { "pfstat", "../pfstat/pfstat", NULL };
 	char exe[PATH_MAX], *own;
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 
@@ -73,6 +74,7 @@ void link_find_tools(struct startup_job *job)
 	job->tools.deporder = beside(own, deporder);
 	job->tools.prefetch = beside(own, prefetch);
 	job->tools.bolt = beside(own, bolt);
+	job->tools.pfstat = beside(own, pfstat);
 	if (!job->tools.pagein || !job->tools.deporder)
 		fatal("cannot find %s in %s nor in the linkopt tree it would be in",
 		      !job->tools.pagein ? "pagein" : "deporder", own);

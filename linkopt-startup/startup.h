@@ -28,7 +28,7 @@ extern const char *const startup_placement_names[];
 
 /* The programs and the object the pipeline runs and links. */
 struct startup_tools {
-	char *pagein, *deporder, *prefetch, *bolt;
+	char *pagein, *deporder, *prefetch, *bolt, *pfstat;
 };
 
 /* What linkopt-startup was asked to do. */

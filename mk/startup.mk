@@ -38,7 +38,12 @@
 #   make startup-clean    puts the plain links back and removes the records
 #
 # STARTUP_LINKER = gnu-ld (default), gold, lld or mold;
-# STARTUP_PLACEMENT = head (default), cold-start or data-first;
+# STARTUP_PLACEMENT = head (default), cold-start, data-first, or best:
+# each placement with and without relr and BOLT made, traced, scored and
+# checked, the one a cold start reads least of kept, from STARTUP_RUN and
+# the shell lines STARTUP_WORKLOAD_1 ... _9, scored on STARTUP_HELD_OUT_1
+# ... _9 too, timed on STARTUP_STEADY (linkopt-startup's --workload,
+# --held-out, --steady; $(STARTUP_PROGRAM) in them is the program);
 # STARTUP_READ_AHEAD_KB (default 128); STARTUP_RELR = yes (link with
 # -z pack-relative-relocs); STARTUP_BOLT = yes (linkopt-bolt rewrites the
 # ordered outputs; STARTUP_LLVM_BOLT: the llvm-bolt it runs);
@@ -67,7 +72,7 @@ startup_tool = $(firstword $(wildcard $(LINKOPT)/$1/$1 $(LINKOPT)/bin/$1 $(LINKO
 STARTUP_LINKOPT_CC ?= $(call startup_tool,linkopt-cc)
 STARTUP_LINKOPT_STARTUP ?= $(call startup_tool,linkopt-startup)
 STARTUP_LINKERS = gnu-ld gold lld mold
-STARTUP_PLACEMENTS = head cold-start data-first
+STARTUP_PLACEMENTS = head cold-start data-first best
 startup_goals := $(filter startup startup-report startup-check startup-pgo startup-clean,$(MAKECMDGOALS))
 
 ifeq ($(filter $(STARTUP_LINKERS),$(STARTUP_LINKER)),)
@@ -117,7 +122,10 @@ startup_options = --dir=$(call startup_quote,$(STARTUP_DIR)) --linker=$(STARTUP_
 	--placement=$(STARTUP_PLACEMENT) $(if $(STARTUP_READ_AHEAD_KB),--read-ahead-kb=$(STARTUP_READ_AHEAD_KB)) \
 	$(if $(STARTUP_RELR),--relr) $(if $(STARTUP_BOLT),--bolt) \
 	$(if $(STARTUP_LLVM_BOLT),--llvm-bolt=$(call startup_quote,$(STARTUP_LLVM_BOLT))) \
-	$(if $(STARTUP_CHECK),--check=$(call startup_quote,$(STARTUP_CHECK))) --again='run make startup'
+	$(if $(STARTUP_CHECK),--check=$(call startup_quote,$(STARTUP_CHECK))) --again='run make startup' \
+	$(foreach i,1 2 3 4 5 6 7 8 9,$(if $(value STARTUP_WORKLOAD_$i),--workload=$(call startup_quote,$(STARTUP_WORKLOAD_$i))) \
+		$(if $(value STARTUP_HELD_OUT_$i),--held-out=$(call startup_quote,$(STARTUP_HELD_OUT_$i)))) \
+	$(if $(value STARTUP_STEADY),--steady=$(call startup_quote,$(STARTUP_STEADY)))
 
 startup_outputs :=
 # the first thing wrong with the configuration, said when a target of the

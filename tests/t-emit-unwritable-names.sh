@@ -1,7 +1,7 @@
 #!/bin/bash
 # A name that a linker's file cannot hold so that the linker reads that
 # name and no other is refused, naming it, with exit status 1 and no file
-# written (-o leaves the old one): in a GNU ld script, a section with a
+# written (--out leaves the old one): in a GNU ld script, a section with a
 # double quote (no quoted name holds one); in gold's section ordering file,
 # a section with a wildcard (gold reads the line as a glob that also orders
 # other sections); in lld's and mold's symbol ordering file, a symbol with
@@ -49,18 +49,18 @@ gcc -c -o n.o n.s || fail "cannot assemble n.s"
 cc_obj m.o m.c -ffunction-sections
 link=(--cc -- gcc -o prog m.o n.o)
 
-# refused FORM MESSAGE: deporder --emit=FORM -o old.txt fails with MESSAGE
+# refused FORM MESSAGE: deporder --emit=FORM --out old.txt fails with MESSAGE
 # alone on stderr and leaves old.txt as it was.
 refused() {
 	echo "an order of an earlier run" > old.txt
 	cp old.txt want.txt
 	DEP_ERR=$1.err
-	run_deporder "$1.out" "$1.err" -q --granularity=section --emit="$1" -o old.txt "${link[@]}"
+	run_deporder "$1.out" "$1.err" -q --granularity=section --emit="$1" --out old.txt "${link[@]}"
 	expect_status 1 "deporder --emit=$1"
 	printf '%s\n' "$2" > "$1.want"
 	expect_same "$1.want" "$1.err" "deporder --emit=$1's message"
 	expect_empty "$1.out" "deporder --emit=$1's standard output"
-	expect_same want.txt old.txt "the file of -o after a refusal"
+	expect_same want.txt old.txt "the file of --out after a refusal"
 }
 
 refused gnu-ld "deporder: n.o: section \".text.q\\\"x\" cannot be written in a GNU ld script: it holds a double quote, which no name in a GNU ld script can"

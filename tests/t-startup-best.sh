@@ -1,0 +1,99 @@
+#!/bin/bash
+# linkopt-startup --placement=best: on a program built for it, one whose
+# 3,000 relocated pointers fill 70 KiB of .rela.dyn at the head of the
+# file, -z pack-relative-relocs decides the cold start: the search finds
+# a +relr layout that the model predicts reads fewer pages than the fixed
+# recipe (--placement=cold-start, no relr) and keeps it, installed, as an
+# order (state, apply record, the same output); a second search with the
+# same workloads does nothing.  A check whose output differs with relr
+# (it prints whether the file has DT_RELR) makes every +relr candidate
+# fail, and none of them is chosen.  The held-out workload is scored and
+# shown, not used.  Without BOLT (t-startup-pipeline and the bench
+# have it), to stay fast.
+. "$(dirname "$0")/lib.sh"
+. "$TESTDIR/pagein-lib.sh"
+. "$TESTDIR/buildsys-lib.sh"
+. "$TESTDIR/startup-lib.sh"
+need_buildsys
+dir=$PWD/rec
+cc=("$LINKOPT_CC" --dir="$dir" gcc)
+
+startup_functions w 150 > work.c
+{
+	echo 'int w3(int), w11(int), w19(int), w27(int), w35(int), w38(int);'
+	echo 'typedef int (*fn)(int);'
+	printf 'fn table[3000] = {'
+	for i in $(seq 1 750); do printf 'w3, w11, w19, w27, '; done
+	echo '};'
+} > table.c
+cat > main.c <<'EOF2'
+#include <stdio.h>
+typedef int (*fn)(int);
+extern fn table[3000];
+int main(int argc, char **argv)
+{
+	int s = table[0](1) + table[1](2) + table[2](3) + table[3](argc);
+
+	(void)argv;
+	printf("%d\n", s);
+	return 0;
+}
+EOF2
+"${cc[@]}" -O2 -ffunction-sections -fdata-sections -c work.c main.c table.c || fail "compile"
+"${cc[@]}" -o prog main.o work.o table.o || fail "link"
+run_ok want.out ./prog a
+readelf -d prog | grep -q RELR && fail "fixture: the plain link has DT_RELR already"
+
+run_ok best.out "$LINKOPT_STARTUP" --dir="$dir" --target=prog --placement=best --no-bolt \
+	--workload='./prog a b' --held-out='./prog x y z' -- ./prog a
+cat best.out
+chosen=$(sed -n 's/^chosen: \([^:]*\):.*/\1/p' best.out)
+[[ $chosen == *+relr ]] || fail "the search chose '$chosen', not a layout with relr"
+readelf -d prog | grep -q RELR || fail "the program in place has no DT_RELR: the choice was not installed"
+run_ok got.out ./prog a
+expect_same want.out got.out "the chosen layout's output"
+row() { awk -v name="$2" '$1 == name || ($1 == "*" && $2 == name)' "$1"; }
+# columns: name code-train code-held model-train measured-train model-held ...
+model() { row "$1" "$2" | awk '{ if ($1 == "*") $1 = ""; $0 = $0; print $4 }'; }
+best_cold=$(model best.out "$chosen")
+# the fixed recipe's layout (--placement=cold-start, no relr) is a row too
+fixed_cold=$(model best.out cold-start)
+plain_cold=$(row best.out plain | awk '{ print $5 }')
+[[ -n $best_cold && -n $fixed_cold && -n $plain_cold ]] || fail "no figures in the table"
+awk -v b="$best_cold" -v f="$fixed_cold" 'BEGIN { exit !(b < f) }' ||
+	fail "the chosen layout reads $best_cold pages, the fixed recipe (cold-start) $fixed_cold"
+awk -v b="$best_cold" -v p="$plain_cold" 'BEGIN { exit !(b < p) }' ||
+	fail "the chosen layout reads $best_cold pages, the plain link $plain_cold"
+# the held-out workload is scored for each candidate
+row best.out "$chosen" | awk '{ if ($1 == "*") $1 = ""; $0 = $0; exit !($3 != "-" && $6 != "-") }' ||
+	fail "no held-out figures for the chosen layout: $(row best.out "$chosen")"
+# kept as an order: state, apply record, the table; no candidate files left
+[[ -f $dir/prog.state && -f $dir/prog.apply && -f $dir/prog.best.txt ]] ||
+	fail "the records of the chosen layout: $(ls "$dir")"
+grep -q "^chosen: $chosen" "$dir/prog.best.txt" || fail "prog.best.txt does not name the choice"
+compgen -G "$dir/prog.candidate.*" > /dev/null && fail "candidate files left: $(ls "$dir")"
+compgen -G "$dir/prog.search.*" > /dev/null && fail "search traces left: $(ls "$dir")"
+# the build's next link of prog gets the chosen layout back
+rm prog
+"${cc[@]}" -o prog main.o work.o table.o 2> relink.err || fail "relink through linkopt-cc: $(cat relink.err)"
+readelf -d prog | grep -q RELR || fail "the later link through linkopt-cc lost the chosen layout's relr"
+run_ok got2.out ./prog a
+expect_same want.out got2.out "the relinked program's output"
+
+# the same search again: nothing to do
+run_ok again.out "$LINKOPT_STARTUP" --dir="$dir" --target=prog --placement=best --no-bolt \
+	--workload='./prog a b' --held-out='./prog x y z' -- ./prog a
+expect_grep '(unchanged)' again.out
+
+# a check whose output differs with relr: no +relr layout is chosen
+"$LINKOPT_STARTUP" --dir="$dir" --target=prog --undo -- true || fail "--undo"
+readelf -d prog | grep -q RELR && fail "--undo left the relr link in place"
+run_ok check.out "$LINKOPT_STARTUP" --dir="$dir" --target=prog --placement=best --no-bolt \
+	--check='readelf -d ./prog | grep -c RELR || true' --workload='./prog a b' -- ./prog a
+cat check.out
+chosen=$(sed -n 's/^chosen: \([^:]*\):.*/\1/p' check.out)
+[[ -n $chosen && $chosen != *relr* ]] || fail "with a check that differs under relr, the search chose '$chosen'"
+grep -E '^  [a-z-]+\+relr .*the check printed something else' check.out > /dev/null ||
+	fail "the +relr candidates were not refused by the check"
+readelf -d prog | grep -q RELR && fail "a relr link is in place"
+exit 0
