@@ -15,6 +15,7 @@
 #include "words.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,7 +115,23 @@ static const struct cli_command command = {
 
 static struct cold_set cold;
 static struct loopdev loop;
-static bool looped;
+static bool looped, stdin_on_copy;
+
+/* Undoes the loop device; descriptor 0 let go of a copy first (an open
+   file keeps its file system busy). */
+static int teardown(char **why)
+{
+	if (stdin_on_copy) {
+		int null = open("/dev/null", O_RDONLY);
+
+		if (null >= 0) {
+			dup2(null, STDIN_FILENO);
+			if (null != STDIN_FILENO)
+				close(null);
+		}
+	}
+	return loopdev_teardown(&loop, why);
+}
 
 static double ms(struct timeval tv)
 {
@@ -284,7 +301,7 @@ static int sample_pid(void)
 
 /* The --cold files, before anything is set up for them: each a regular
    file, none twice (on the loop device two copies would differ). */
-static void check_cold_files(void)
+static struct stat *check_cold_files(void)
 {
 	struct stat *seen = xcalloc(cold_files.count + 1, sizeof(*seen));
 	size_t i, k;
@@ -301,12 +318,13 @@ static void check_cold_files(void)
 			if (seen[k].st_dev == seen[i].st_dev && seen[k].st_ino == seen[i].st_ino)
 				fatal("%s: the same file as %s, given to --cold twice", path, cold_files.items[k]);
 	}
-	free(seen);
+	return seen;
 }
 
 int main(int argc, char **argv)
 {
 	char **operands, **compare_argv = NULL, *why;
+	struct stat *cold_stat;
 	struct series s[2];
 	size_t r, ns, order = 0;
 	bool ok = true;
@@ -325,7 +343,7 @@ int main(int argc, char **argv)
 		cli_usage_error("--device-readahead needs --cold FILE: the files to put on the loop device");
 	if (compare_command && !(compare_argv = words_split(compare_command, &why)))
 		cli_usage_error("--compare: %s", why);
-	check_cold_files();
+	cold_stat = check_cold_files();
 	proc_catch_interrupts();
 	if (set_read_ahead) {
 		/* before the namespace: the watchdog stays outside it */
@@ -336,6 +354,19 @@ int main(int argc, char **argv)
 		if (loopdev_setup(&loop, cold_files.items, cold_files.count, read_ahead_kb, &why) < 0)
 			fatal("%s", why);
 		looped = true;
+		/* a --cold file given as standard input was opened before its
+		   copy was mounted: the runs would read the file itself, and
+		   its pages read would be the copy's, none */
+		for (r = 0; r < cold_files.count; r++) {
+			int reopened = input_reopen(&cold_stat[r], cold_files.items[r], &why);
+
+			if (reopened < 0)
+				goto failed;
+			if (reopened) {
+				stdin_on_copy = true;
+				break;
+			}
+		}
 	}
 	if (cold_prepare(&cold, cold_files.items, cold_files.count, set_read_ahead, &why) < 0)
 		goto failed;
@@ -355,7 +386,7 @@ int main(int argc, char **argv)
 		if (ns == 2 && !second_first)
 			ok = ok && run_once(&s[1], ++order);
 	}
-	if (looped && loopdev_teardown(&loop, &why) < 0) {
+	if (looped && teardown(&why) < 0) {
 		error("%s", why);
 		free(why);
 		ok = false;
@@ -373,7 +404,7 @@ int main(int argc, char **argv)
 failed:
 	error("%s", why);
 	free(why);
-	if (looped && loopdev_teardown(&loop, &why) < 0) {
+	if (looped && teardown(&why) < 0) {
 		error("%s", why);
 		free(why);
 	}
