@@ -325,6 +325,7 @@ int main(int argc, char **argv)
 {
 	char **operands, **compare_argv = NULL, *why;
 	struct stat *cold_stat;
+	int json_out = -1;
 	struct series s[2];
 	size_t r, ns, order = 0;
 	bool ok = true;
@@ -371,6 +372,15 @@ int main(int argc, char **argv)
 	if (cold_prepare(&cold, cold_files.items, cold_files.count, set_read_ahead, &why) < 0)
 		goto failed;
 	ns = compare_argv ? 2 : 1;
+	/* the JSON alone on standard output, so that it parses: the
+	   command's output let through goes to standard error */
+	if (show_output && format == 1) {
+		fflush(stdout);
+		if ((json_out = dup(STDOUT_FILENO)) < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+			why = xasprintf("standard output: cannot keep it for the JSON: %s", strerror(errno));
+			goto failed;
+		}
+	}
 	if (input_prepare(runs > 1 || ns > 1, &why) < 0)
 		goto failed;
 	series_init(&s[0], words_quote(operands), operands, runs, &cold);
@@ -391,6 +401,8 @@ int main(int argc, char **argv)
 		free(why);
 		ok = false;
 	}
+	if (json_out >= 0 && dup2(json_out, STDOUT_FILENO) < 0)
+		fatal("standard output: cannot take it back for the JSON: %s", strerror(errno));
 	if (proc_interrupted())
 		fatal("interrupted; nothing reported");
 	if (!ok)
