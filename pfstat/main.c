@@ -117,6 +117,87 @@ static struct cold_set cold;
 static struct loopdev loop;
 static bool looped, stdin_on_copy;
 
+/* --device-readahead: each --cold file itself, under its copy's mount
+   (opened before it, reached as /proc/self/fd/N), and its pages in the
+   page cache before a run; -1: not watched. */
+static int *original_fd;
+static size_t *original_before;
+static bool *original_watched;
+static struct timespec *original_changed;
+
+/* Keeps a descriptor of each --cold file before its copy is mounted over
+   it, so that a run that reads the file itself (a hard link, another path
+   to it) can be told from one that reads the copy. */
+static void originals_open(void)
+{
+	size_t i;
+
+	original_fd = xcalloc(cold_files.count + 1, sizeof(*original_fd));
+	original_before = xcalloc(cold_files.count + 1, sizeof(*original_before));
+	original_watched = xcalloc(cold_files.count + 1, sizeof(*original_watched));
+	original_changed = xcalloc(cold_files.count + 1, sizeof(*original_changed));
+	for (i = 0; i < cold_files.count; i++)
+		original_fd[i] = open(cold_files.items[i], O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+}
+
+/* Before a run: each file itself out of the page cache, as far as it can
+   be (a file mapped elsewhere is not watched), and its pages counted. */
+static void originals_before(void)
+{
+	char path[64], *why;
+	size_t i, total;
+	struct stat st;
+
+	for (i = 0; i < cold_files.count; i++) {
+		original_watched[i] = false;
+		if (original_fd[i] < 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", original_fd[i]);
+		if (pagecache_evict(path, &why) < 0 ||
+		    pagecache_resident(path, &original_before[i], &total, &why) < 0) {
+			free(why);
+			continue;
+		}
+		if (fstat(original_fd[i], &st) < 0)
+			continue;
+		original_changed[i] = st.st_ctim;
+		original_watched[i] = true;
+	}
+}
+
+/* After a run: false (said) when pages of a file itself came in: the run
+   read it, not its copy, and the copy's figures are not the run's. */
+static bool originals_after(const struct series *s)
+{
+	char path[64], *why;
+	size_t i, now, total;
+	struct stat st;
+
+	for (i = 0; i < cold_files.count; i++) {
+		if (!original_watched[i])
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", original_fd[i]);
+		if (pagecache_resident(path, &now, &total, &why) < 0) {
+			free(why);
+			continue;
+		}
+		/* written meanwhile by a process outside (its pages cached
+		   by the write): not a read by the run */
+		if (fstat(original_fd[i], &st) < 0 || st.st_ctim.tv_sec != original_changed[i].tv_sec ||
+		    st.st_ctim.tv_nsec != original_changed[i].tv_nsec)
+			continue;
+		if (now > original_before[i]) {
+			error("%s: %s read %zu pages of the file itself, not of its copy on the loop device (through "
+			      "a hard link or another path to it, or a descriptor opened before pfstat; or another "
+			      "process read it meanwhile): the copy's "
+			      "pages read and the device's counts would not be the run's; give --cold the path the "
+			      "command reads", cold_files.items[i], s->label, now - original_before[i]);
+			return false;
+		}
+	}
+	return true;
+}
+
 /* Undoes the loop device; descriptor 0 let go of a copy first (an open
    file keeps its file system busy). */
 static int teardown(char **why)
@@ -190,6 +271,8 @@ static bool run_once(struct series *s, size_t order)
 		free(why);
 		return false;
 	}
+	if (looped)
+		originals_before();
 	if (input_start(&why) < 0) {
 		error("%s", why);
 		free(why);
@@ -222,6 +305,8 @@ static bool run_once(struct series *s, size_t order)
 		return false;
 	}
 	after_run(s, r.pid);
+	if (looped && !originals_after(s))
+		return false;
 	s->count++;
 	return true;
 }
@@ -352,6 +437,7 @@ int main(int argc, char **argv)
 			warn("%s; a command still running when pfstat is killed will keep the loop device", why);
 			free(why);
 		}
+		originals_open();
 		if (loopdev_setup(&loop, cold_files.items, cold_files.count, read_ahead_kb, &why) < 0)
 			fatal("%s", why);
 		looped = true;
