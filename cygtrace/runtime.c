@@ -343,6 +343,28 @@ HIDDEN static uint32_t random_suffix(void)
 			  (atomic_fetch_add(&calls, 1) + 1) * 2654435761u);
 }
 
+/* Creates the temporary whose name template ends in XXXXXX (replaced by
+   random letters) with O_EXCL and mode 0666, so that the umask gives the
+   trace its mode as it does to the program's own files (mkstemp's 0600
+   ignored it); an fd, or -1 with errno set. */
+HIDDEN static int create_temporary(char *template)
+{
+	static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	char *x = template + strlen(template) - 6;
+	int attempt, i, fd;
+
+	for (attempt = 0; attempt < 64; attempt++) {
+		uint32_t r = random_suffix();
+
+		for (i = 0; i < 6; i++, r /= 62)
+			x[i] = letters[r % 62];
+		fd = open(template, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	return -1;
+}
+
 /* Gives the complete trace at temporary its name: the one this process
    took before (replaced), else a new cygtrace.PID.SUFFIX in trace_dir,
    linked only when the name is free (another process's trace is never
@@ -363,7 +385,7 @@ HIDDEN static int publish(const char *temporary, pid_t pid)
 		} else if (errno == EEXIST) {
 			continue;
 		} else {
-			fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+			fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 			if (fd < 0 && errno == EEXIST)
 				continue;
 			if (fd < 0)
@@ -404,7 +426,7 @@ HIDDEN static void write_trace(enum reason reason)
 		pin_trace_dir();
 	snprintf(what, sizeof(what), "%s: cannot write the trace", trace_dir);
 	snprintf(temporary, sizeof(temporary), "%s/.cygtrace.%d.tmpXXXXXX", trace_dir, (int)pid);
-	w.fd = mkstemp(temporary);
+	w.fd = create_temporary(temporary);
 	w.failed = 0;
 	w.used = 0;
 	if (w.fd < 0) {

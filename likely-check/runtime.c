@@ -419,6 +419,28 @@ static uint32_t random_suffix(void)
 			  (uint32_t)(uintptr_t)&value ^ ++calls * 2654435761u);
 }
 
+/* Creates the temporary whose name template ends in XXXXXX (replaced by
+   random letters) with O_EXCL and mode 0666, so that the umask gives the
+   file its mode as it does to the program's own files (mkstemp's 0600
+   ignored it); an fd, or -1 with errno set. */
+static int create_temporary(char *template)
+{
+	static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	char *x = template + strlen(template) - 6;
+	int attempt, i, fd;
+
+	for (attempt = 0; attempt < 64; attempt++) {
+		uint32_t r = random_suffix();
+
+		for (i = 0; i < 6; i++, r /= 62)
+			x[i] = letters[r % 62];
+		fd = open(template, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	return -1;
+}
+
 /* Gives the complete file at temporary a name of its own in dir,
    likely-check.PID.SUFFIX, into path: a link made only when the name is
    free (another process's file is never replaced), else, on a file system
@@ -437,7 +459,7 @@ static int publish(const char *temporary, const char *dir, char *path, size_t si
 		}
 		if (errno == EEXIST)
 			continue;
-		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 		if (fd < 0) {
 			if (errno == EEXIST)
 				continue;
@@ -488,7 +510,7 @@ __attribute__((destructor)) static void likely_check_write(void)
 		goto out;
 	}
 	snprintf(path, sizeof(path), "%s: cannot write the counts", output_dir);
-	fd = mkstemp(tmp);
+	fd = create_temporary(tmp);
 	if (fd < 0) {
 		complain(path, errno);
 		goto out;

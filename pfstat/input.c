@@ -31,6 +31,7 @@ static int store = -1;        /* INPUT_REPLAYED: the memfd */
 static unsigned long long stored;
 static pid_t feeder;          /* the process writing the run's pipe, 0: none */
 static char *description;
+static const char *copy_of;   /* the --cold file whose copy descriptor 0 is */
 
 /* A 64 KiB buffer of static storage: streams pass through it, never
    through the heap (whatever pfstat's memory holds when it forks, a run's
@@ -133,7 +134,9 @@ int input_prepare(bool several, char **why)
 		if (start_offset >= 0) {
 			kind = INPUT_REWOUND;
 			if (S_ISREG(st.st_mode))
-				description = xasprintf("a file: %lld bytes from offset %lld, the same to each run",
+				description = xasprintf("a file%s%s%s: %lld bytes from offset %lld, the same to each run",
+							copy_of ? " (" : "", copy_of ? copy_of : "",
+							copy_of ? "'s copy on the loop device)" : "",
 							(long long)(st.st_size > start_offset ? st.st_size - start_offset : 0),
 							(long long)start_offset);
 			else
@@ -149,6 +152,37 @@ int input_prepare(bool several, char **why)
 	kind = INPUT_REPLAYED;
 	description = xasprintf("%s: %llu bytes, read once, the same to each run", stream_name(st.st_mode), stored);
 	return 0;
+}
+
+int input_reopen(const struct stat *before, const char *path, char **why)
+{
+	struct stat st;
+	off_t offset;
+	int flags, fd;
+
+	if (fstat(STDIN_FILENO, &st) < 0 || st.st_dev != before->st_dev || st.st_ino != before->st_ino)
+		return 0;
+	flags = fcntl(STDIN_FILENO, F_GETFL);
+	if (flags < 0 || (flags & O_ACCMODE) != O_RDONLY) {
+		*why = xasprintf("%s: standard input is this --cold file open for writing: its copy on the loop "
+				 "device is read-only, and the runs would read the file itself, not its copy",
+				 path);
+		return -1;
+	}
+	offset = lseek(STDIN_FILENO, 0, SEEK_CUR);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		*why = xasprintf("%s: cannot open its copy for standard input: %s", path, strerror(errno));
+		return -1;
+	}
+	if ((offset > 0 && lseek(fd, offset, SEEK_SET) < 0) || dup2(fd, STDIN_FILENO) < 0) {
+		*why = xasprintf("%s: cannot give its copy as standard input: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	copy_of = path;
+	return 1;
 }
 
 /* In the feeder: closes every descriptor but keep1 and keep2. */

@@ -10,6 +10,7 @@
 #define PFSTAT_INPUT_H
 
 #include <stdbool.h>
+#include <sys/stat.h>
 
 /* Looks at standard input and, when several runs will read it, takes a
    pipe's whole contents (at most 256 MiB, kept out of pfstat's own memory
@@ -17,6 +18,12 @@
    *why (a new string). */
 int input_prepare(bool several, char **why);
 
+/* When descriptor 0 is the file before (its device and inode, taken
+   before the file's copy was mounted over path), opens path (the copy, as
+   the command sees it) read-only at the offset descriptor 0 stood at and
+   puts it at descriptor 0, so that the runs read the copy; 1 when it did,
+   0 when descriptor 0 is another file, -1 with *why. */
+int input_reopen(const struct stat *before, const char *path, char **why);
 /* Before a run: descriptor 0 as the run must get it.  0, or -1 with *why. */
 int input_start(char **why);
 

@@ -15,6 +15,7 @@
 #include "words.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,7 +115,104 @@ static const struct cli_command command = {
 
 static struct cold_set cold;
 static struct loopdev loop;
-static bool looped;
+static bool looped, stdin_on_copy;
+
+/* --device-readahead: each --cold file itself, under its copy's mount
+   (opened before it, reached as /proc/self/fd/N), and its pages in the
+   page cache before a run; -1: not watched. */
+static int *original_fd;
+static size_t *original_before;
+static bool *original_watched;
+static struct timespec *original_changed;
+
+/* Keeps a descriptor of each --cold file before its copy is mounted over
+   it, so that a run that reads the file itself (a hard link, another path
+   to it) can be told from one that reads the copy. */
+static void originals_open(void)
+{
+	size_t i;
+
+	original_fd = xcalloc(cold_files.count + 1, sizeof(*original_fd));
+	original_before = xcalloc(cold_files.count + 1, sizeof(*original_before));
+	original_watched = xcalloc(cold_files.count + 1, sizeof(*original_watched));
+	original_changed = xcalloc(cold_files.count + 1, sizeof(*original_changed));
+	for (i = 0; i < cold_files.count; i++)
+		original_fd[i] = open(cold_files.items[i], O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+}
+
+/* Before a run: each file itself out of the page cache, as far as it can
+   be (a file mapped elsewhere is not watched), and its pages counted. */
+static void originals_before(void)
+{
+	char path[64], *why;
+	size_t i, total;
+	struct stat st;
+
+	for (i = 0; i < cold_files.count; i++) {
+		original_watched[i] = false;
+		if (original_fd[i] < 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", original_fd[i]);
+		if (pagecache_evict(path, &why) < 0 ||
+		    pagecache_resident(path, &original_before[i], &total, &why) < 0) {
+			free(why);
+			continue;
+		}
+		if (fstat(original_fd[i], &st) < 0)
+			continue;
+		original_changed[i] = st.st_ctim;
+		original_watched[i] = true;
+	}
+}
+
+/* After a run: false (said) when pages of a file itself came in: the run
+   read it, not its copy, and the copy's figures are not the run's. */
+static bool originals_after(const struct series *s)
+{
+	char path[64], *why;
+	size_t i, now, total;
+	struct stat st;
+
+	for (i = 0; i < cold_files.count; i++) {
+		if (!original_watched[i])
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", original_fd[i]);
+		if (pagecache_resident(path, &now, &total, &why) < 0) {
+			free(why);
+			continue;
+		}
+		/* written meanwhile by a process outside (its pages cached
+		   by the write): not a read by the run */
+		if (fstat(original_fd[i], &st) < 0 || st.st_ctim.tv_sec != original_changed[i].tv_sec ||
+		    st.st_ctim.tv_nsec != original_changed[i].tv_nsec)
+			continue;
+		if (now > original_before[i]) {
+			error("%s: %s read %zu pages of the file itself, not of its copy on the loop device (through "
+			      "a hard link or another path to it, or a descriptor opened before pfstat; or another "
+			      "process read it meanwhile): the copy's "
+			      "pages read and the device's counts would not be the run's; give --cold the path the "
+			      "command reads", cold_files.items[i], s->label, now - original_before[i]);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Undoes the loop device; descriptor 0 let go of a copy first (an open
+   file keeps its file system busy). */
+static int teardown(char **why)
+{
+	if (stdin_on_copy) {
+		int null = open("/dev/null", O_RDONLY);
+
+		if (null >= 0) {
+			dup2(null, STDIN_FILENO);
+			if (null != STDIN_FILENO)
+				close(null);
+		}
+	}
+	return loopdev_teardown(&loop, why);
+}
 
 static double ms(struct timeval tv)
 {
@@ -173,6 +271,8 @@ static bool run_once(struct series *s, size_t order)
 		free(why);
 		return false;
 	}
+	if (looped)
+		originals_before();
 	if (input_start(&why) < 0) {
 		error("%s", why);
 		free(why);
@@ -205,6 +305,8 @@ static bool run_once(struct series *s, size_t order)
 		return false;
 	}
 	after_run(s, r.pid);
+	if (looped && !originals_after(s))
+		return false;
 	s->count++;
 	return true;
 }
@@ -284,7 +386,7 @@ static int sample_pid(void)
 
 /* The --cold files, before anything is set up for them: each a regular
    file, none twice (on the loop device two copies would differ). */
-static void check_cold_files(void)
+static struct stat *check_cold_files(void)
 {
 	struct stat *seen = xcalloc(cold_files.count + 1, sizeof(*seen));
 	size_t i, k;
@@ -301,12 +403,14 @@ static void check_cold_files(void)
 			if (seen[k].st_dev == seen[i].st_dev && seen[k].st_ino == seen[i].st_ino)
 				fatal("%s: the same file as %s, given to --cold twice", path, cold_files.items[k]);
 	}
-	free(seen);
+	return seen;
 }
 
 int main(int argc, char **argv)
 {
 	char **operands, **compare_argv = NULL, *why;
+	struct stat *cold_stat;
+	int json_out = -1;
 	struct series s[2];
 	size_t r, ns, order = 0;
 	bool ok = true;
@@ -325,7 +429,7 @@ int main(int argc, char **argv)
 		cli_usage_error("--device-readahead needs --cold FILE: the files to put on the loop device");
 	if (compare_command && !(compare_argv = words_split(compare_command, &why)))
 		cli_usage_error("--compare: %s", why);
-	check_cold_files();
+	cold_stat = check_cold_files();
 	proc_catch_interrupts();
 	if (set_read_ahead) {
 		/* before the namespace: the watchdog stays outside it */
@@ -333,13 +437,36 @@ int main(int argc, char **argv)
 			warn("%s; a command still running when pfstat is killed will keep the loop device", why);
 			free(why);
 		}
+		originals_open();
 		if (loopdev_setup(&loop, cold_files.items, cold_files.count, read_ahead_kb, &why) < 0)
 			fatal("%s", why);
 		looped = true;
+		/* a --cold file given as standard input was opened before its
+		   copy was mounted: the runs would read the file itself, and
+		   its pages read would be the copy's, none */
+		for (r = 0; r < cold_files.count; r++) {
+			int reopened = input_reopen(&cold_stat[r], cold_files.items[r], &why);
+
+			if (reopened < 0)
+				goto failed;
+			if (reopened) {
+				stdin_on_copy = true;
+				break;
+			}
+		}
 	}
 	if (cold_prepare(&cold, cold_files.items, cold_files.count, set_read_ahead, &why) < 0)
 		goto failed;
 	ns = compare_argv ? 2 : 1;
+	/* the JSON alone on standard output, so that it parses: the
+	   command's output let through goes to standard error */
+	if (show_output && format == 1) {
+		fflush(stdout);
+		if ((json_out = dup(STDOUT_FILENO)) < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+			why = xasprintf("standard output: cannot keep it for the JSON: %s", strerror(errno));
+			goto failed;
+		}
+	}
 	if (input_prepare(runs > 1 || ns > 1, &why) < 0)
 		goto failed;
 	series_init(&s[0], words_quote(operands), operands, runs, &cold);
@@ -355,11 +482,13 @@ int main(int argc, char **argv)
 		if (ns == 2 && !second_first)
 			ok = ok && run_once(&s[1], ++order);
 	}
-	if (looped && loopdev_teardown(&loop, &why) < 0) {
+	if (looped && teardown(&why) < 0) {
 		error("%s", why);
 		free(why);
 		ok = false;
 	}
+	if (json_out >= 0 && dup2(json_out, STDOUT_FILENO) < 0)
+		fatal("standard output: cannot take it back for the JSON: %s", strerror(errno));
 	if (proc_interrupted())
 		fatal("interrupted; nothing reported");
 	if (!ok)
@@ -373,7 +502,7 @@ int main(int argc, char **argv)
 failed:
 	error("%s", why);
 	free(why);
-	if (looped && loopdev_teardown(&loop, &why) < 0) {
+	if (looped && teardown(&why) < 0) {
 		error("%s", why);
 		free(why);
 	}

@@ -213,8 +213,10 @@ static void print_runs(const struct series *s, size_t ns, const struct cold_set 
 		head[c++] = xasprintf("requests %s", set->devices[f].dev.name);
 		head[c++] = xasprintf("sectors %s", set->devices[f].dev.name);
 	}
+	/* times to the microsecond, as wait4 gives them: the medians printed
+	   above follow from these, not from values rounded again */
 	for (c = 0; c < ncols; c++)
-		width[c] = strlen(head[c]) > 8 ? strlen(head[c]) : 8;
+		width[c] = strlen(head[c]) > 9 ? strlen(head[c]) : 9;
 	width[0] = 5;
 	printf("every run, in the order run%s:\n", ns > 1 ? " (command 2: the --compare one)" : "");
 	for (c = 0; c < ncols; c++)
@@ -234,7 +236,7 @@ static void print_runs(const struct series *s, size_t ns, const struct cold_set 
 			if (f == MAXRSS && !rss_own(x, k))
 				printf("  %*s", width[c], "n/a");
 			else
-				printf(f == UTIME || f == STIME || f == WALL ? "  %*.1f" : "  %*.0f", width[c],
+				printf(f == UTIME || f == STIME || f == WALL ? "  %*.3f" : "  %*.0f", width[c],
 				       x->values[f][k]);
 		}
 		for (f = 0; f < set->nfiles; f++, c++)

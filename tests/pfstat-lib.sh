@@ -1,9 +1,13 @@
 # Helpers for the pfstat tests (sourced after lib.sh).
 
 # pfstat_setup: PF is the pfstat under test; ./probe is tests/pfstat-probe.c
-# built here (its modes are listed at its top).
+# built here (its modes are listed at its top).  TMPDIR is a folder of the
+# test's own (pftmp): the loop images pfstat makes there are this test's,
+# told apart from those of pfstat runs of tests running beside it.
 pfstat_setup() {
 	need gcc
+	mkdir -p "$TEST_WORKDIR/pftmp" || fail "cannot make $TEST_WORKDIR/pftmp"
+	export TMPDIR=$TEST_WORKDIR/pftmp
 	PF=$TOP/pfstat/pfstat
 	[[ -x $PF ]] || fail "pfstat is not built (run make)"
 	gcc -O1 -o probe "$TESTDIR/pfstat-probe.c" || fail "cannot compile pfstat-probe.c"
@@ -23,11 +27,13 @@ loop_of() {
 }
 
 # expect_loop_gone NAME: fail when loop device NAME is still attached to
-# an image pfstat made (a file with no name: "/tmp/#123 (deleted)").
+# an image a pfstat of this test made (a file with no name in the test's
+# folder: "$TEST_WORKDIR/pftmp/#123 (deleted)"); another test's pfstat
+# running beside this one may have taken the device since.
 expect_loop_gone() {
 	local back=/sys/block/$1/loop/backing_file
 	[[ -n $1 ]] || fail "no loop device named in pfstat's report"
-	if [[ -e $back ]] && grep -Eq '/#[0-9]+ \(deleted\)$' "$back"; then
+	if [[ -e $back ]] && grep -q "^$TEST_WORKDIR/" "$back" && grep -Eq '/#[0-9]+ \(deleted\)$' "$back"; then
 		fail "$1 is still attached to $(cat "$back")"
 	fi
 }

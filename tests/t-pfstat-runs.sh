@@ -31,6 +31,22 @@ assert float(minor[3]) == min(m for m, _ in by["1"]) and float(minor[4]) == max(
 assert float(minor[5]) == statistics.median(m for m, _ in by["2"]), minor
 assert [p for _, p in by["1"]] == [0] * 4 and [p for _, p in by["2"]] == [20] * 4, by
 EOF2
+# the times: each median printed (to 0.1 ms) is that of the table's values
+# (to the microsecond); with an even number of runs it is the mean of two
+# values the table once showed rounded to 0.1 ms, which could not give it
+python3 - text.out <<'EOF2' || fail "the times of the table against the medians: $(cat text.out)"
+import statistics, sys
+lines = open(sys.argv[1]).read().splitlines()
+start = lines.index(next(l for l in lines if l.startswith("every run"))) + 2
+rows = [r.split() for r in lines[start:]]
+for name, col in (("user (ms)", 5), ("system (ms)", 6), ("wall (ms)", 7)):
+    for side, at in (("1", 2), ("2", 5)):
+        vals = [float(r[col]) for r in rows if r[1] == side]
+        assert all(len(r[col].split(".")[1]) == 3 for r in rows), rows
+        want = statistics.median(vals)
+        printed = float(next(l for l in lines if l.startswith(name)).split()[at])
+        assert abs(printed - want) <= 0.05 + 1e-9, (name, side, printed, want, vals)
+EOF2
 
 run_ok json.out "$PF" -n 5 --format=json -- ./probe touch 50
 python3 - json.out <<'EOF2' || fail "JSON: $(head -c 600 json.out)"
