@@ -13,6 +13,7 @@
      # command: PROGRAM ARGS...
      # pid: PID
      # page-size: N
+     # granularity: page|function   (page: no F or O records, whatever ran)
      # time: guest instructions executed since the first record (valgrind
      #   has no cycle counter)
      # columns: SEQ ADDRESS KIND TIME IP: SYMBOL (in OBJECT)
@@ -359,6 +360,7 @@ static void out_open(void)
 	line_end();
 	line_add("# page-size: %lld", clo_page_size);
 	line_end();
+	out_text(clo_functions ? "# granularity: function" : "# granularity: page");
 	out_text("# time: guest instructions executed since the first record "
 		 "(valgrind has no cycle counter)");
 	out_text("# columns: SEQ ADDRESS KIND TIME IP: SYMBOL (in OBJECT)");
