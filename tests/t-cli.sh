@@ -56,7 +56,7 @@ sample() {
 	OPTION) echo -v=0 ;;
 	KB) echo 128 ;;
 	MS) echo 100 ;;
-	S) echo 1 ;;
+	S|SECONDS) echo 1 ;;
 	PID) echo 4000000000 ;;
 	PROGRAM) echo llvm-bolt-16 ;;
 	COMMAND) echo true ;;
