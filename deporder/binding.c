@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "binding.h"
+#include "output.h"
 
 #include <elf.h>
 #include <fnmatch.h>
@@ -208,6 +209,8 @@ int binding_check(struct hot_inputs *in, const struct link *link, const char *ma
 		free(path);
 		return EXIT_INPUT;
 	}
+	/* read like the map and the traces: --out must not replace it */
+	output_input(path);
 	if (!elfobj_build_id(&binary, build_id, sizeof(build_id))) {
 		error("%s: has no build-id, so no trace can be proven to be of it: link it with -Wl,--build-id", path);
 		status = EXIT_INPUT;

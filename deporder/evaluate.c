@@ -17,13 +17,16 @@ struct traced_range {
 };
 
 /* What one trace touched: the ranges of hot sections that ran on its code
-   pages, and touched code pages that hold no hot section (.init, .plt:
-   they do not move). */
+   pages, touched code pages that hold no hot section (.plt: they do not
+   move), and .init and .fini, which run at every start and exit (the
+   order moves .fini to the end of the traced code). */
 struct touched {
 	struct traced_range *ranges;
 	size_t range_count, range_capacity;
 	uint64_t *fixed_pages;      /* addresses of the traced link */
 	size_t fixed_count, fixed_capacity;
+	size_t *always;             /* map sections of .init and .fini */
+	size_t always_count, always_capacity;
 	uint64_t *current;          /* code pages it touched in the traced link */
 	size_t current_count, current_capacity;
 };
@@ -129,6 +132,11 @@ static void cut_page(struct touched *tt, const struct hot_map *map, struct strma
 		struct run_ranges *rr;
 		char *key;
 
+		/* what runs there is counted where the order puts it */
+		if (!strcmp(s->output, ".init") || !strcmp(s->output, ".fini")) {
+			any = true;
+			continue;
+		}
 		if (strcmp(s->output, ".text") || !hot_map_section(map, s, &us))
 			continue;
 		key = xasprintf("%s\t%s", s->file, s->name);
@@ -174,11 +182,11 @@ static void collect_touched(struct touched *tt, const struct trace *trace, const
 		*ARRAY_PUSH(tt->current, tt->current_count, tt->current_capacity) = p;
 		cut_page(tt, map, &runs, any_function, p, trace->page_size);
 	}
-	/* .init and .fini run at every start and exit and do not move; a
-	   trace cannot tell them on a page that hot code shares. */
+	/* .init and .fini run at every start and exit; a trace cannot tell
+	   them on a page that hot code shares. */
 	for (i = 0; i < map->map.count; i++)
 		if (!strcmp(map->map.sections[i].output, ".init") || !strcmp(map->map.sections[i].output, ".fini"))
-			*ARRAY_PUSH(tt->fixed_pages, tt->fixed_count, tt->fixed_capacity) = map->map.sections[i].address;
+			*ARRAY_PUSH(tt->always, tt->always_count, tt->always_capacity) = i;
 	free_run_ranges(&runs);
 }
 
@@ -628,18 +636,26 @@ void evaluate_record_rows(struct evaluate_rows *rows)
 	recorded_rows = rows;
 }
 
-static void print_row(const char *name, struct touched *tt, const struct strmap *placed_at, uint64_t page,
-		      const struct coldstart_reads *now, const struct coldstart_reads *ordered)
+static void print_row(const char *name, struct touched *tt, const struct strmap *placed_at,
+		      const struct layout *layout, uint64_t page, const struct coldstart_reads *now,
+		      const struct coldstart_reads *ordered)
 {
-	uint64_t *pages = NULL, window = 65536;
+	uint64_t *pages = NULL, window = 65536, a;
 	size_t n = 0, capacity = 0, distinct, windows, old_distinct, old_windows, i;
 
 	for (i = 0; i < tt->fixed_count; i++)
 		*ARRAY_PUSH(pages, n, capacity) = tt->fixed_pages[i] / page * page;
+	for (i = 0; i < tt->always_count; i++) {
+		const struct ldmap_section *s = &layout->map->map.sections[tt->always[i]];
+		uint64_t at = layout->address[tt->always[i]];
+
+		for (a = at / page * page; a < at + (s->size ? s->size : 1); a += page)
+			*ARRAY_PUSH(pages, n, capacity) = a;
+	}
 	for (i = 0; i < tt->range_count; i++) {
 		const struct traced_range *r = &tt->ranges[i];
 		char *key = unit_section_key(r->us.unit, r->us.section);
-		uint64_t *at = strmap_get(placed_at, key), a;
+		uint64_t *at = strmap_get(placed_at, key);
 
 		free(key);
 		if (!at)
@@ -669,7 +685,6 @@ void evaluate_traces(const struct evaluate_context *ctx, const struct laid_order
 	struct strmap placed_at = { 0 };
 	struct coldstart_file file;
 	struct layout layout;
-	uint64_t page = ctx->page_size ? ctx->page_size : 4096;
 	bool have_file;
 	char *why;
 	size_t t, i;
@@ -696,9 +711,13 @@ void evaluate_traces(const struct evaluate_context *ctx, const struct laid_order
 		collect_touched(&tt, &run->trace, run->object, &in->map);
 		if (cold)
 			evaluate_cold_start(ctx, run, &layout, &file, &now, &ordered);
-		print_row(run->path, &tt, &placed_at, page, cold ? &now : NULL, cold ? &ordered : NULL);
+		/* pages of the trace's size, now and ordered alike, whatever
+		   --page-size packed for */
+		print_row(run->path, &tt, &placed_at, &layout, run->trace.page_size, cold ? &now : NULL,
+			  cold ? &ordered : NULL);
 		free(tt.ranges);
 		free(tt.fixed_pages);
+		free(tt.always);
 		free(tt.current);
 	}
 	for (i = 0; i < placed_at.capacity; i++) {

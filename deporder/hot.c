@@ -396,6 +396,10 @@ int hot_inputs_read(struct hot_inputs *in, const struct link *link, char **trace
 			status = EXIT_INPUT;
 			continue;
 		}
+		/* a killed run: the order and --evaluate's pages see part of it */
+		if (!run->trace.complete)
+			warn("%s: the trace is incomplete (%s): its figures cover only part of the run", traces[t],
+			     run->trace.version >= 2 ? "no '# end' line" : "its last line is cut short");
 		in->count++;
 	}
 	if (!status)

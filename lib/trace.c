@@ -236,6 +236,12 @@ static const char *parse_header(struct trace *t, char *line, bool *end_seen)
 		*end_seen = true;
 	} else if (!strncmp(line, "# full: ", 8)) {
 		t->full = true;
+	} else if (!strcmp(line, "# granularity: page")) {
+		t->granularity = TRACE_GRANULARITY_PAGE;
+	} else if (!strcmp(line, "# granularity: function")) {
+		t->granularity = TRACE_GRANULARITY_FUNCTION;
+	} else if (!strncmp(line, "# granularity: ", 15)) {
+		return "the granularity is neither page nor function";
 	} else if (sscanf(line, "# pid: %ld", &t->pid) == 1) {
 		;
 	} else if (!strncmp(line, "# page-size: ", 13)) {

@@ -67,6 +67,10 @@ struct trace_transfer {
 	uint64_t from, to, count;
 };
 
+/* Whether a pagein trace records functions (F) and data objects (O):
+   with page granularity it records none, whatever ran. */
+enum trace_granularity { TRACE_GRANULARITY_UNKNOWN, TRACE_GRANULARITY_PAGE, TRACE_GRANULARITY_FUNCTION };
+
 struct trace {
 	char *path;
 	enum trace_format format;
@@ -75,6 +79,8 @@ struct trace {
 				    writes it), or NULL */
 	long pid;
 	uint64_t page_size;      /* pagein: its header's, 4096 without one; cygtrace: 0 */
+	enum trace_granularity granularity;   /* pagein: its header's; unknown in a trace
+						  written before the header said it */
 	char *reason;            /* cygtrace: exit, stop or fork; otherwise NULL */
 	bool complete;           /* it ends with "# end"; a pagein trace of version 1, which
 				    has no end line: no line was cut short */

@@ -167,6 +167,8 @@ static void declare_inputs(char **files, int count)
 		output_input(o.order);
 	if (o.log)
 		output_input(o.log);
+	for (i = 0; i < (int)o.binaries.count; i++)
+		output_input(o.binaries.items[i]);
 }
 
 static void read_figures(struct html_report *r)
@@ -278,6 +280,9 @@ static int run_report(int argc, char **argv)
 		}
 		for (k = 0; k < count; k++) {
 			char *file = traced_file(&traces[k], chosen[k]);
+
+			/* the page must not land on a program it drew */
+			output_input(file);
 
 			if (model_build(&r.objects[r.object_count][k], &traces[k], chosen[k], file,
 					o.read_ahead_kb * 1024, &why) < 0)

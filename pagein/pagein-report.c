@@ -86,6 +86,16 @@ struct summary {
 	size_t timeline[TIMELINE_STEPS]; /* object pages touched by each tenth */
 };
 
+/* A count of functions or data objects: "n/a" for a trace by page, which
+   records none, whatever ran; buf holds at least 24 bytes. */
+static const char *recorded(const struct summary *s, size_t count, char *buf)
+{
+	if (s->trace->granularity == TRACE_GRANULARITY_PAGE)
+		return "n/a";
+	sprintf(buf, "%zu", count);
+	return buf;
+}
+
 static void summarize(const struct trace *t, struct summary *s)
 {
 	uint64_t last = t->event_count ? t->events[t->event_count - 1].time : 0;
@@ -215,6 +225,7 @@ static void print_text(const struct summary *s, bool timeline)
 {
 	const struct trace *t = s->trace;
 	size_t i, total_code = 0, total_data = 0;
+	char n1[24], n2[24];
 
 	printf("%s: %s (pid %ld, page size %llu)\n", t->path, t->command ? t->command : "?", t->pid,
 	       (unsigned long long)t->page_size);
@@ -237,9 +248,11 @@ static void print_text(const struct summary *s, bool timeline)
 		total_data += s->objects[i].data;
 	}
 	printf("  %-56s %10zu %10zu\n", "all objects", total_code, total_data);
-	printf("  other mapped files %zu, heap %zu, stack %zu, other anonymous %zu; functions first executed %zu, "
-	       "data objects first used %zu\n", s->other_files, s->heap, s->stack, s->anonymous, s->functions,
-	       s->data_objects);
+	printf("  other mapped files %zu, heap %zu, stack %zu, other anonymous %zu; functions first executed %s, "
+	       "data objects first used %s%s\n", s->other_files, s->heap, s->stack, s->anonymous,
+	       recorded(s, s->functions, n1), recorded(s, s->data_objects, n2),
+	       s->trace->granularity == TRACE_GRANULARITY_PAGE
+		       ? " (a trace by page: pagein --granularity=function records them)" : "");
 	printf("  object pages touched by each tenth of the run (guest instructions):\n   ");
 	for (i = 0; i < TIMELINE_STEPS; i++)
 		printf(" %zu%%:%zu", (i + 1) * 10, s->timeline[i]);
@@ -305,7 +318,10 @@ static void print_json(const struct summary *s)
 			printf(", \"cold_start\": null");
 		printf("}");
 	}
-	printf("], \"other_files\": %zu, \"heap\": %zu, \"stack\": %zu, \"anonymous\": %zu, \"functions\": %zu, "
+	printf("], \"granularity\": %s", t->granularity == TRACE_GRANULARITY_PAGE       ? "\"page\""
+					: t->granularity == TRACE_GRANULARITY_FUNCTION ? "\"function\""
+										       : "null");
+	printf(", \"other_files\": %zu, \"heap\": %zu, \"stack\": %zu, \"anonymous\": %zu, \"functions\": %zu, "
 	       "\"data_objects\": %zu, \"timeline\": [", s->other_files, s->heap, s->stack, s->anonymous, s->functions,
 	       s->data_objects);
 	for (i = 0; i < TIMELINE_STEPS; i++)
@@ -354,7 +370,7 @@ static char *row_label(const struct summary *a, size_t i, const struct object_su
 static void print_side_by_side(const struct summary *a, const struct summary *b, const char *relation)
 {
 	size_t i;
-	char r1[32], r2[32];
+	char r1[32], r2[32], n1[24], n2[24];
 
 	printf("before: %s: %s\nafter:  %s: %s\n", a->trace->path, a->trace->command ? a->trace->command : "?",
 	       b->trace->path, b->trace->command ? b->trace->command : "?");
@@ -386,8 +402,11 @@ static void print_side_by_side(const struct summary *a, const struct summary *b,
 			free(name);
 		}
 	}
-	printf("  heap %zu -> %zu, stack %zu -> %zu, other anonymous %zu -> %zu, functions %zu -> %zu\n", a->heap,
-	       b->heap, a->stack, b->stack, a->anonymous, b->anonymous, a->functions, b->functions);
+	printf("  heap %zu -> %zu, stack %zu -> %zu, other anonymous %zu -> %zu, functions %s -> %s%s\n", a->heap,
+	       b->heap, a->stack, b->stack, a->anonymous, b->anonymous, recorded(a, a->functions, n1),
+	       recorded(b, b->functions, n2),
+	       a->trace->granularity == TRACE_GRANULARITY_PAGE || b->trace->granularity == TRACE_GRANULARITY_PAGE
+		       ? " (n/a: a trace by page, which records no function)" : "");
 }
 
 int main(int argc, char **argv)

@@ -13,6 +13,7 @@
      # command: PROGRAM ARGS...
      # pid: PID
      # page-size: N
+     # granularity: page|function   (page: no F or O records, whatever ran)
      # time: guest instructions executed since the first record (valgrind
      #   has no cycle counter)
      # columns: SEQ ADDRESS KIND TIME IP: SYMBOL (in OBJECT)
@@ -291,6 +292,31 @@ static Bool out_path_is_link(const HChar *path)
 	return VG_(readlink)(path, target, sizeof(target)) >= 0;
 }
 
+/* Whether path is this process's own unfinished trace from before an exec
+   (exec keeps the pid, and the image that exec'd never renamed it): a
+   regular file of ours, not a link, that begins as a trace of this pid. */
+static Bool own_abandoned_trace(const HChar *path)
+{
+	static HChar head[LINE_ROOM + 4096];
+	HChar want[48];
+	struct vg_stat st;
+	Int fd, n;
+
+	if (out_path_is_link(path) || sr_isError(VG_(stat)(path, &st)) || !VKI_S_ISREG(st.mode) ||
+	    st.uid != (UInt)VG_(geteuid)())
+		return False;
+	fd = VG_(fd_open)(path, VKI_O_RDONLY, 0);
+	if (fd < 0)
+		return False;
+	n = VG_(read)(fd, head, sizeof(head) - 1);
+	VG_(close)(fd);
+	if (n <= 0)
+		return False;
+	head[n] = '\0';
+	VG_(sprintf)(want, "\n# pid: %d\n", VG_(getpid)());
+	return VG_(strncmp)(head, "# pagein ", 9) == 0 && VG_(strstr)(head, want) != NULL;
+}
+
 static void out_open(void)
 {
 	Int i;
@@ -323,14 +349,20 @@ static void out_open(void)
 		replaced = !sr_isError(VG_(stat)(out_path, &old)) && VKI_S_ISREG(old.mode) && !out_path_is_link(out_path);
 		out_temporary = VG_(malloc)("pg.out", VG_(strlen)(out_path) + 48);
 		for (n = 0; n < 100 && out_fd < 0; n++) {
-			if (n == 0)
+			if (n == 0) {
 				VG_(sprintf)(out_temporary, "%s.tmp.%d", out_path, VG_(getpid)());
-			else
+				/* --trace-children=yes across an exec: one trace */
+				if (own_abandoned_trace(out_temporary))
+					VG_(unlink)(out_temporary);
+			} else
 				VG_(sprintf)(out_temporary, "%s.tmp.%d-%d", out_path, VG_(getpid)(), n);
 			out_fd = VG_(fd_open)(out_temporary, VKI_O_CREAT | VKI_O_EXCL | VKI_O_WRONLY, 0666);
 		}
 		if (out_fd >= 0 && replaced)
 			VG_(do_syscall)(__NR_fchmod, out_fd, old.mode & 07777, 0, 0, 0, 0, 0, 0);
+		/* the message names the first name tried, not the hundredth */
+		if (out_fd < 0)
+			VG_(sprintf)(out_temporary, "%s.tmp.%d", out_path, VG_(getpid)());
 	}
 	if (out_fd < 0 && in_fork_child) {
 		/* the child runs on as it would without the tool */
@@ -359,6 +391,7 @@ static void out_open(void)
 	line_end();
 	line_add("# page-size: %lld", clo_page_size);
 	line_end();
+	out_text(clo_functions ? "# granularity: function" : "# granularity: page");
 	out_text("# time: guest instructions executed since the first record "
 		 "(valgrind has no cycle counter)");
 	out_text("# columns: SEQ ADDRESS KIND TIME IP: SYMBOL (in OBJECT)");

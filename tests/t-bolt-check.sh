@@ -5,6 +5,7 @@
 #     program twice, is wrong usage (exit status 2);
 #   - %b is the same path in both runs: a program that prints its argv[0]
 #     passes;
+#   - a rewritten binary that crashes where the input runs is refused;
 #   - the loader's log must show the runs loading the library under test:
 #     a host whose DT_RPATH finds another copy first is refused, naming it;
 #   - a check that hangs is ended after --check-timeout, with the input
@@ -44,6 +45,21 @@ expect_grep "names neither %b nor %d" nobd.err "--check true"
 lb argv --check './%b one' -o out ./argv0
 ((RUN_STATUS == 0)) || fail "a program that prints its argv[0]: $(status_name "$RUN_STATUS"): $(head -3 argv.err)"
 ./out one > /dev/null || fail "out does not run"
+
+# a rewritten binary that crashes (main's first instruction made ud2) is
+# refused by its exit status alone (the check prints nothing either way)
+main_at=$(nm argv0 | awk '$3 == "main" { print $1 }')
+read -r text_at text_offset < <(readelf -SW argv0 | sed 's/\[ */[/' | awk '$2 == ".text" { print $4, $5 }')
+[[ -n $main_at && -n $text_at ]] || fail "cannot find main in argv0"
+printf '#!/bin/sh\n[ "$1" = --version ] && { echo "LLVM version 16.0.6"; exit 0; }\nin=$1\nwhile [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done\ncp "$in" "$out" && printf "\\017\\013" | dd of="$out" bs=1 seek=%d conv=notrunc 2> /dev/null\n' \
+	$((0x$main_at - 0x$text_at + 0x$text_offset)) > crash-bolt
+chmod +x crash-bolt
+run_status crash "$LB" -q --bolt "$PWD/crash-bolt" --fdata main.fdata \
+	--check 'exec 2> /dev/null; ./%b one > /dev/null' -o out3 ./argv0 < /dev/null
+((RUN_STATUS == 1)) || fail "a rewritten binary that crashes: $(status_name "$RUN_STATUS"), not 1"
+expect_grep "the rewritten binary does not run --check as \./argv0 does \(killed by signal 4 \(Illegal instruction\) against exit status 0\)" \
+	crash.err "a rewritten binary that crashes"
+[[ ! -e out3 ]] || fail "a rewritten binary that crashes was written"
 
 # a library, through LD_LIBRARY_PATH=%d; a host with DT_RPATH finds the input's copy first
 printf 'int lib_work(int n) { return n * 3; }\n' > lib.c

@@ -12,10 +12,9 @@
 #     the input untouched and nothing left behind;
 #   - a new output gets the umask's mode under umask 002 and 077, a
 #     replaced regular file keeps its own;
-#   - SIGTERM while the output is being written (the tool held in fsync by
-#     a preloaded shim; pagein: while its program runs) leaves no
-#     temporary file, and an earlier output as it was; SIGINT and SIGHUP
-#     too, for deporder.
+#   - SIGTERM, SIGINT or SIGHUP while the output is being written (the
+#     tool held in fsync by a preloaded shim; pagein: while its program
+#     runs) leaves no temporary file, and an earlier output as it was.
 . "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 need_pagein
@@ -229,9 +228,7 @@ for tool in "${tools[@]}"; do
 	[[ $(mode_of kept) == 640 ]] || fail "$tool: a replaced 0640 file has mode $(mode_of kept)"
 
 	# a signal while the output is written
-	signals=(TERM)
-	[[ $tool == deporder ]] && signals=(TERM INT HUP)
-	for sig in "${signals[@]}"; do
+	for sig in TERM INT HUP; do
 		echo earlier > "out$sig"
 		interrupt $tool "out$sig" $sig
 		number=$(kill -l $sig)

@@ -39,7 +39,7 @@ status=0
 "$PAGEIN" --out-file="$PWD/out/t.trace" -- ./prog > got.out 2> err || status=$?
 ((status == 3)) || fail "pagein exited $status, the program 3: $(head -n 5 err)"
 expect_same want.out got.out "the program's output"
-expect_grep "^(==[0-9]+== )?pagein: .*/out/t\.trace\.[0-9]+\.tmp: cannot create the trace file.*goes on untraced" err \
+expect_grep "^(==[0-9]+== )?pagein: .*/out/t\.trace\.[0-9]+\.tmp\.[0-9]+: cannot create the trace file.*goes on untraced" err \
 	"the child's message"
 # The parent's trace cannot be renamed into a folder that is gone: said.
 expect_grep "^pagein: .*/out/t\.trace: no trace written: " err "pagein's word on the parent's trace"

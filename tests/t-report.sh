@@ -167,6 +167,16 @@ refused() { # STATUS WHAT PATTERN ARGS...
 cp report.html report.before
 refused 1 "--out on a trace" "^linkopt: default\.trace: is the input default\.trace \(the same file\)" default.trace -o default.trace
 refused 2 "three traces" "give one trace, or two" default.trace after.trace after.trace
+# the program it draws is read too: the page must not replace it (it did, exit 0)
+cp -p prog-default prog-default.pristine
+refused 1 "--out on the traced program" "^linkopt: \./prog-default: is the input .*/prog-default \(the same file\)" \
+	default.trace -o ./prog-default
+cmp -s prog-default prog-default.pristine || fail "--out on the traced program changed it"
+cp -p prog-default prog-default.copy
+refused 1 "--out on a --binary copy" "^linkopt: prog-default\.copy: is the input prog-default\.copy \(the same file\)" \
+	default.trace --binary prog-default.copy -o prog-default.copy
+cmp -s prog-default.copy prog-default.pristine || fail "--out on a --binary copy changed it"
+rm -f prog-default.copy prog-default.pristine
 refused 1 "an object no path matches" "no object's path matches '\*/libnothere\.so'" default.trace --object '*/libnothere.so'
 refused 1 "not a pagein trace" "^linkopt: prog\.c: " prog.c
 printf 'deporder: nothing here\n' > junk.log
