@@ -61,6 +61,13 @@ grep -vxF -f readme.commands ci.commands > ci.unnamed || true
 expect_empty ci.unnamed "the commands of .ci/run that README.md does not name"
 grep -qxF 'make check' readme.commands || fail "README.md does not name 'make check'"
 
+# The guides use the option vocabulary of lib/cli.h, not the old spellings
+# (which the man pages name once, as still taken); bench/RESULTS.md keeps
+# its commands as they were run.
+grep -nE -- '--out-file|--device-readahead|likely-check (profile|macros)[^`]* --out |pfstat[^`]* --output|pgo-run[^`]* --output|linkopt-startup[^`]* --output' \
+	"$TOP/README.md" "$TOP"/docs/*.md "$TOP/bench/README.md" > old-spellings || true
+expect_empty old-spellings "old option spellings in README.md, docs/ and bench/README.md"
+
 # The commands of the documents: code blocks (fenced or indented) and code spans.
 awk '
 /^```/ { fence = !fence; next }
