@@ -710,3 +710,24 @@ char *proc_command_line(char *const argv[])
 	*p = '\0';
 	return line;
 }
+
+char *proc_which(const char *name)
+{
+	const char *path = getenv("PATH");
+	char *copy, *dir, *save = NULL, *found = NULL;
+
+	if (strchr(name, '/'))
+		return access(name, F_OK) == 0 ? xstrdup(name) : NULL;
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	copy = xstrdup(path);
+	for (dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
+		found = xasprintf("%s/%s", *dir ? dir : ".", name);
+		if (access(found, X_OK) != 0) {
+			free(found);
+			found = NULL;
+		}
+	}
+	free(copy);
+	return found;
+}

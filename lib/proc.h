@@ -90,6 +90,10 @@ char *proc_capture(char *const argv[], const char *dir);
    stderr discarded) all of its stderr, a new string. */
 char *proc_output(char *const argv[], int *status, char **err);
 
+/* The executable name would run as a command: itself when it holds a
+   slash, else the first on PATH (a new string); NULL when there is none. */
+char *proc_which(const char *name);
+
 /* Describes a status for a message: "exit status 3", "killed by signal 9
    (Killed)", "could not start: No such file or directory"; a new string. */
 char *proc_describe(int status);

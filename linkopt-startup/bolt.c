@@ -15,7 +15,6 @@ void bolt_rewrite(const struct startup_job *job, struct startup_output *o, const
 {
 	char *ordered = record_path(job->dir, o->name, "ordered"), *rewritten = record_path(job->dir, o->name, "bolt");
 	char *log = record_path(job->dir, o->name, "bolt.log"), *startup = NULL;
-	char *record = record_path(job->dir, o->name, "rewrite"), *strings[2], *why;
 	char *argv[16];
 	int k = 0;
 	size_t t, i;
@@ -54,14 +53,10 @@ void bolt_rewrite(const struct startup_job *job, struct startup_output *o, const
 		fatal("%s: linkopt-bolt failed (%s; its output in %s): the ordered link stays", o->name,
 		      proc_describe(result.status), log);
 	link_install(o, rewritten);
-	strings[0] = ordered;
-	strings[1] = rewritten;
-	if (record_write(record, RECORD_REWRITE_TAG, strings, 2, &why) < 0)
-		fatal("%s", why);
+	keep_rewrite(job, o, ordered, rewritten);
 	/* linkopt-bolt gives its output a build-id of its own */
 	link_build_id(rewritten, o->build_id[BUILD_ORDERED], sizeof(o->build_id[BUILD_ORDERED]));
 	free(ordered);
 	free(rewritten);
 	free(log);
-	free(record);
 }

@@ -4,7 +4,8 @@ PROGS += linkopt-startup/linkopt-startup
 BIN_PROGS += linkopt-startup/linkopt-startup
 MAN1 += linkopt-startup/linkopt-startup.1
 STARTUP_OBJS = linkopt-startup/main.o linkopt-startup/link.o linkopt-startup/run.o linkopt-startup/order.o \
-	linkopt-startup/bolt.o linkopt-startup/state.o linkopt-startup/measure.o linkopt-startup/verify.o
+	linkopt-startup/bolt.o linkopt-startup/state.o linkopt-startup/measure.o linkopt-startup/verify.o \
+	linkopt-startup/keep.o linkopt-startup/search.o
 OBJS += $(STARTUP_OBJS)
 
 linkopt-startup/linkopt-startup: $(STARTUP_OBJS) $(LIB)

@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 const char *const startup_linker_names[] = { "gnu-ld", "gold", "lld", "mold", NULL };
-const char *const startup_placement_names[] = { "head", "cold-start", "data-first", NULL };
+const char *const startup_placement_names[] = { "head", "cold-start", "data-first", "best", NULL };
 
 void startup_step(const struct startup_job *job, const char *fmt, ...)
 {
@@ -228,6 +228,15 @@ char **link_job_flags(const struct startup_job *job)
 void link_to(const struct startup_job *job, const struct startup_output *o, const char *path, char **extra,
 	     const char *what)
 {
+	char *why;
+
+	if (!link_try(job, o, path, extra, what, &why))
+		fatal("%s", why);
+}
+
+bool link_try(const struct startup_job *job, const struct startup_output *o, const char *path, char **extra,
+	      const char *what, char **why)
+{
 	char **job_flags = link_job_flags(job), **argv;
 	int n = linkcmd_count(extra), m = linkcmd_count(job_flags), i;
 	char **all = xcalloc(n + m + 1, sizeof(*all));
@@ -249,12 +258,17 @@ void link_to(const struct startup_job *job, const struct startup_output *o, cons
 		unlink(path);
 		if (result.err && *result.err)
 			fputs(result.err, stderr);
-		fatal("%s: the link %s failed (%s) in %s: %s", o->name, what, proc_describe(result.status), o->cwd,
-		      proc_command_line(argv));
+		*why = xasprintf("%s: the link %s failed (%s) in %s: %s", o->name, what, proc_describe(result.status),
+				 o->cwd, proc_command_line(argv));
+		proc_result_free(&result);
+		free(argv);
+		free(all);
+		return false;
 	}
 	proc_result_free(&result);
 	free(argv);
 	free(all);
+	return true;
 }
 
 void link_install(const struct startup_output *o, const char *from)

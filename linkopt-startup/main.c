@@ -23,10 +23,10 @@
 #include <unistd.h>
 
 static struct {
-	const char *dir, *read_ahead_kb, *check, *bolt_program, *again;
-	struct cli_list outputs;
+	const char *dir, *read_ahead_kb, *check, *bolt_program, *again, *steady;
+	struct cli_list outputs, workloads, held;
 	int linker, placement;
-	bool relr, bolt, trace_children, report, verify, undo, pgo_built;
+	bool relr, bolt, trace_children, report, verify, undo, pgo_built, no_relr, no_bolt;
 	unsigned long tolerance;
 	bool tolerance_given;
 } opt;
@@ -65,7 +65,22 @@ static const struct cli_option options[] = {
 	  "deporder's placement for the fewest file pages read at a\n"
 	  "cold start; data-first (gnu-ld): what start-up reads\n"
 	  "before its code first in the file, the link for --bolt\n"
-	  "(deporder(1)); each its own order file", startup_placement_names },
+	  "(deporder(1)); each its own order file; best: each of\n"
+	  "them, with and without --relr and --bolt, made, traced,\n"
+	  "scored and checked: the one that reads least wins", startup_placement_names },
+	{ "--workload", 0, CLI_LIST, &opt.workloads, "LINE",
+	  "--placement=best: a start-up workload, a shell line\n"
+	  "(repeatable; COMMAND is one too): the orders are made from\n"
+	  "them and the layout chosen by them" },
+	{ "--held-out", 0, CLI_LIST, &opt.held, "LINE",
+	  "--placement=best: a workload scored and shown for each\n"
+	  "layout, never used to make or choose one (repeatable)" },
+	{ "--steady", 0, CLI_STRING, &opt.steady, "LINE",
+	  "--placement=best: a steady-state workload, timed: a\n"
+	  "layout slower than the plain link by more than 3% is\n"
+	  "not chosen" },
+	{ "--no-relr", 0, CLI_FLAG, &opt.no_relr, 0, "--placement=best: no candidate with --relr" },
+	{ "--no-bolt", 0, CLI_FLAG, &opt.no_bolt, 0, "--placement=best: no candidate with --bolt" },
 	{ "--read-ahead-kb", 0, CLI_CALL, &opt.read_ahead_kb, "N",
 	  "the disk's read-ahead --placement=cold-start places for\n"
 	  "(default 128)", .set = set_read_ahead },
@@ -111,7 +126,7 @@ static const struct cli_option options[] = {
 
 static const struct cli_command command = {
 	.name = "linkopt-startup",
-	.operands = "[--] COMMAND [ARG]...",
+	.operands = "[--] [COMMAND [ARG]...]",
 	.description =
 		"Orders each output NAME (one --target at least), a program or shared\n"
 		"library built through linkopt-cc, for the start-up of the workload\n"
@@ -132,19 +147,8 @@ static const struct cli_command command = {
 	.footer = "Exit status: 0 success, 1 a step failed or --verify found a stale order\n"
 		  "(the message says which), 2 wrong usage.\n",
 	.flags = CLI_STOP_AT_OPERAND,
-	.min_operands = 1,
-	.missing = "no workload command given",
 };
 
-/* Removes DIR/NAME.SUFFIX, a record that no longer holds. */
-static void remove_record(const struct startup_job *job, const struct startup_output *o, const char *suffix)
-{
-	char *path = record_path(job->dir, o->name, suffix);
-
-	if (unlink(path) < 0 && errno != ENOENT)
-		fatal("%s: cannot remove: %s", path, strerror(errno));
-	free(path);
-}
 
 /* argv as one shell line that runs it: each word quoted when it needs to be. */
 static char *shell_line(char *const *argv)
@@ -180,83 +184,14 @@ static char *shell_line(char *const *argv)
 	return line;
 }
 
-/* Keeps the order for the build's later links of o (linkopt-cc reads it). */
-static void write_apply(const struct startup_job *job, const struct startup_output *o, char **flags)
-{
-	char **job_flags = link_job_flags(job);
-	int n = 0, m = 0, i;
-	char **strings, *path = record_path(job->dir, o->name, "apply"), *why;
 
-	while (flags[n])
-		n++;
-	while (job_flags[m])
-		m++;
-	strings = xcalloc(n + m + 1, sizeof(*strings));
-	strings[0] = (char *)o->path;
-	for (i = 0; i < n; i++)
-		strings[1 + i] = flags[i];
-	for (i = 0; i < m; i++)
-		strings[1 + n + i] = job_flags[i];
-	if (record_write(path, RECORD_APPLY_TAG, strings, n + m + 1, &why) < 0)
-		fatal("%s", why);
-	free(strings);
-	free(path);
-}
 
-/* Keeps the size and time of each file o's link reads, for linkopt-cc to
-   tell a later link whose inputs changed since the order (DIR/NAME.inputs). */
-static void write_inputs(const struct startup_job *job, const struct startup_output *o)
-{
-	char **strings = NULL, *path = record_path(job->dir, o->name, "inputs"), *why;
-	char **operands = linkcmd_operands(o->argv);
-	size_t n = 0, capacity = 0, k;
-	int i;
-
-	for (i = 0; operands[i]; i++) {
-		char *file;
-		struct stat st;
-
-		if (operands[i][0] == '@')
-			continue;
-		file = record_absolute(o->cwd, operands[i]);
-		if (stat(file, &st) == 0 && S_ISREG(st.st_mode)) {
-			*ARRAY_PUSH(strings, n, capacity) = operands[i];
-			*ARRAY_PUSH(strings, n, capacity) = xasprintf("%lld", (long long)st.st_size);
-			*ARRAY_PUSH(strings, n, capacity) =
-				xasprintf("%lld.%09ld", (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
-		}
-		free(file);
-	}
-	if (record_write(path, RECORD_INPUTS_TAG, strings, (int)n, &why) < 0)
-		fatal("%s", why);
-	for (k = 0; k < n; k += 3) {
-		free(strings[k + 1]);
-		free(strings[k + 2]);
-	}
-	free(strings);
-	free(operands);
-	free(path);
-}
-
-/* The workload as one line, for the state and messages. */
-static char *workload_line(const struct startup_job *job)
-{
-	char *line = proc_command_line(job->workload);
-
-	if (job->check) {
-		char *with = xasprintf("%s; check: %s", line, job->check);
-
-		free(line);
-		line = with;
-	}
-	return line;
-}
 
 /* Whether every output is still what the last order made, from the same
    plain link, workload and layout: then there is nothing to do. */
 static bool unchanged(const struct startup_job *job, struct startup_output *outputs, size_t n)
 {
-	char *layout = state_layout(job), *workload = workload_line(job), *why;
+	char *layout = state_layout(job), *workload = keep_workload_line(job), *why;
 	bool same = true;
 	size_t i;
 
@@ -311,7 +246,7 @@ static char *native_check(const struct startup_job *job, const char *first, cons
 static int order_outputs(struct startup_job *job, struct startup_output *outputs, size_t n)
 {
 	struct startup_run traced, plain, bolted, after;
-	char *layout = state_layout(job), *workload = workload_line(job), *checked = NULL;
+	char *layout = state_layout(job), *workload = keep_workload_line(job), *checked = NULL;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -366,9 +301,9 @@ static int order_outputs(struct startup_job *job, struct startup_output *outputs
 		link_to(job, &outputs[i], ordered, flags, what);
 		link_build_id(ordered, outputs[i].build_id[BUILD_ORDERED], sizeof(outputs[i].build_id[0]));
 		link_install(&outputs[i], ordered);
-		write_apply(job, &outputs[i], flags);
-		write_inputs(job, &outputs[i]);
-		remove_record(job, &outputs[i], "rewrite");
+		keep_apply(job, &outputs[i], flags);
+		keep_inputs(job, &outputs[i]);
+		keep_remove(job, &outputs[i], "rewrite");
 		free(what);
 		free(ordered);
 	}
@@ -385,8 +320,8 @@ static int order_outputs(struct startup_job *job, struct startup_output *outputs
 		if (status != 0 || !run_same_output(checked, out)) {
 			put_back_plain(outputs, n);
 			for (i = 0; i < n; i++) {
-				remove_record(job, &outputs[i], "apply");
-				remove_record(job, &outputs[i], "rewrite");
+				keep_remove(job, &outputs[i], "apply");
+				keep_remove(job, &outputs[i], "rewrite");
 			}
 			fatal("the check %s with the ordered outputs (%s and %s): the plain outputs are back in place: %s",
 			      status != 0 ? "failed" : "printed something else", checked, out, job->check);
@@ -400,6 +335,9 @@ static int order_outputs(struct startup_job *job, struct startup_output *outputs
 			.workload = workload,
 			.plain_id = outputs[i].build_id[BUILD_PLAIN],
 			.ordered_id = outputs[i].build_id[BUILD_ORDERED],
+			.order = outputs[i].order,
+			.order_placement = (char *)startup_placement_names[job->placement],
+			.order_relr = job->relr,
 		};
 		size_t before, now;
 
@@ -532,6 +470,33 @@ static int undo_outputs(struct startup_job *job, struct startup_output *outputs,
 	return 0;
 }
 
+/* --placement=best: the search, unless nothing changed since it chose. */
+static int search_outputs(struct startup_job *job, struct startup_output *outputs, size_t n)
+{
+	const char **train = xcalloc(opt.workloads.count + 1, sizeof(char *));
+	struct search_options so = {
+		.train = train,
+		.held = opt.held.items,
+		.held_count = opt.held.count,
+		.steady = opt.steady,
+		.read_ahead_kb = 128,
+		.no_relr = opt.no_relr,
+		.no_bolt = opt.no_bolt,
+	};
+	size_t w = 0;
+
+	if (opt.read_ahead_kb)
+		cli_read_ahead_kb(opt.read_ahead_kb, &so.read_ahead_kb);
+	/* COMMAND, when given, is the first training workload */
+	if (strcmp(job->workload[0], "sh") || !job->workload[1] || strcmp(job->workload[1], "-c") ||
+	    !opt.workloads.count || job->workload[2] != opt.workloads.items[0])
+		train[w++] = shell_line(job->workload);
+	for (size_t i = 0; i < opt.workloads.count; i++)
+		train[w++] = opt.workloads.items[i];
+	so.train_count = w;
+	return search_best(job, outputs, n, &so);
+}
+
 int main(int argc, char **argv)
 {
 	struct startup_job job = { 0 };
@@ -540,7 +505,23 @@ int main(int argc, char **argv)
 	size_t i, n;
 
 	progname = "linkopt-startup";
-	cli_parse(&command, argc, argv, &job.workload);
+	if (cli_parse(&command, argc, argv, &job.workload) == 0) {
+		if (opt.placement != PLACEMENT_BEST || !opt.workloads.count)
+			cli_usage_error("no workload command given");
+		/* the first --workload stands for COMMAND where one is needed */
+		job.workload = xcalloc(4, sizeof(char *));
+		job.workload[0] = "sh";
+		job.workload[1] = "-c";
+		job.workload[2] = (char *)opt.workloads.items[0];
+		opt.trace_children = true;
+	}
+	if (opt.placement != PLACEMENT_BEST &&
+	    (opt.workloads.count || opt.held.count || opt.steady || opt.no_relr || opt.no_bolt))
+		cli_usage_error("--workload, --held-out, --steady, --no-relr and --no-bolt are for --placement=best");
+	if (opt.placement == PLACEMENT_BEST && (opt.relr || opt.bolt))
+		cli_usage_error("--placement=best tries --relr and --bolt itself (--no-relr, --no-bolt leave them out)");
+	if (opt.placement == PLACEMENT_BEST && opt.report)
+		cli_usage_error("--placement=best prints its own table: no --report");
 	if (opt.outputs.count == 0)
 		cli_usage_error("no --target given: name the program or library to order");
 	if (opt.placement == PLACEMENT_DATA_FIRST && opt.linker != LINKER_GNU_LD)
@@ -610,5 +591,7 @@ int main(int argc, char **argv)
 	run_prepare_stdin(&job);
 	if (opt.verify)
 		return verify_outputs(&job, outputs, n, opt.tolerance_given ? opt.tolerance : 5);
+	if (opt.placement == PLACEMENT_BEST)
+		return search_outputs(&job, outputs, n);
 	return order_outputs(&job, outputs, n);
 }

@@ -19,7 +19,8 @@
 
 enum startup_linker { LINKER_GNU_LD, LINKER_GOLD, LINKER_LLD, LINKER_MOLD };
 
-enum startup_placement { PLACEMENT_HEAD, PLACEMENT_COLD_START, PLACEMENT_DATA_FIRST };
+/* PLACEMENT_BEST: the search (search.c) chooses among the others. */
+enum startup_placement { PLACEMENT_HEAD, PLACEMENT_COLD_START, PLACEMENT_DATA_FIRST, PLACEMENT_BEST };
 
 /* The names the options and the files use, indexed by the enums above. */
 extern const char *const startup_linker_names[];
@@ -86,6 +87,9 @@ char **link_job_flags(const struct startup_job *job);
    path.linkopt-tmp and a rename; dies on failure.  what names the link. */
 void link_to(const struct startup_job *job, const struct startup_output *o, const char *path, char **extra,
 	     const char *what);
+/* link_to, but false with *why set (a new message) when the link fails. */
+bool link_try(const struct startup_job *job, const struct startup_output *o, const char *path, char **extra,
+	      const char *what, char **why);
 /* Copies the file from onto o's output (temporary file and rename), keeping
    the output's time when it was newer than its inputs. */
 void link_install(const struct startup_output *o, const char *from);
@@ -140,6 +144,21 @@ char **order_flags(const struct startup_job *job, const struct startup_output *o
    leaving the ordered link in place. */
 void bolt_rewrite(const struct startup_job *job, struct startup_output *o, const struct startup_run *run);
 
+/* keep.c */
+/* Removes DIR/NAME.SUFFIX, a record that no longer holds. */
+void keep_remove(const struct startup_job *job, const struct startup_output *o, const char *suffix);
+/* Keeps the order for the build's later links of o (linkopt-cc reads
+   DIR/NAME.apply): flags (NULL-terminated) and the job's link flags. */
+void keep_apply(const struct startup_job *job, const struct startup_output *o, char **flags);
+/* Keeps the size and time of each file o's link reads (DIR/NAME.inputs),
+   for linkopt-cc to tell a later link whose inputs changed. */
+void keep_inputs(const struct startup_job *job, const struct startup_output *o);
+/* Keeps the rewrite of the ordered link (DIR/NAME.rewrite). */
+void keep_rewrite(const struct startup_job *job, const struct startup_output *o, const char *ordered,
+		  const char *rewritten);
+/* The workload (and check) as one line, for the state and messages. */
+char *keep_workload_line(const struct startup_job *job);
+
 /* state.c */
 /* What an order was made from and what it gave, kept in DIR/NAME.state. */
 struct startup_state {
@@ -147,6 +166,11 @@ struct startup_state {
 	char *workload;                   /* the command, as one line */
 	char *plain_id, *ordered_id;
 	char *code_before, *code_after;   /* start-up code pages, or "" when not measured */
+	char *chosen;                     /* --placement=best: the layout chosen, else "" */
+	char *order;                      /* the order file of the ordered link */
+	char *order_placement;            /* its placement: head, cold-start, data-first */
+	bool order_relr;                  /* linked with -z pack-relative-relocs */
+	char *traces;                     /* the traces it was made from, one a line; "": DIR/NAME.trace */
 };
 /* The job's layout in words: linker, placement (and the read-ahead of
    cold-start), +relr, +bolt: what the order is made for. */
@@ -165,6 +189,22 @@ size_t measure_pages(const struct startup_run *run, const char *hex, enum trace_
 /* Prints the report table of the outputs, plain (before) and ordered (after). */
 void measure_report(const struct startup_output *outputs, size_t n, const struct startup_run *before,
 		    const struct startup_run *after);
+
+/* search.c */
+/* What --placement=best searches with. */
+struct search_options {
+	const char *const *train;         /* the workloads the orders are made from and chosen by */
+	size_t train_count;
+	const char *const *held;          /* workloads scored and shown, never used to choose */
+	size_t held_count;
+	const char *steady;               /* a steady-state workload timed, or NULL */
+	unsigned long read_ahead_kb;      /* the model's and the measurement's */
+	bool no_relr, no_bolt, quiet;
+};
+/* Searches the layouts for the outputs, prints the table of every one
+   tried and the one chosen, which replaces the outputs and is kept as an
+   order (apply, inputs, rewrite, state); returns the exit status. */
+int search_best(struct startup_job *job, struct startup_output *outputs, size_t n, const struct search_options *so);
 
 /* verify.c */
 /* linkopt-startup --verify: each output is still the ordered link, its

@@ -60,6 +60,16 @@ bool state_read(const struct startup_output *o, struct startup_state *st, char *
 	st->ordered_id = value_of(&rec, "ordered-build-id");
 	st->code_before = value_of(&rec, "plain-code-pages");
 	st->code_after = value_of(&rec, "ordered-code-pages");
+	st->chosen = value_of(&rec, "chosen");
+	st->order = value_of(&rec, "order");
+	st->order_placement = value_of(&rec, "order-placement");
+	st->traces = value_of(&rec, "traces");
+	{
+		char *relr = value_of(&rec, "order-relr");
+
+		st->order_relr = !strcmp(relr, "yes");
+		free(relr);
+	}
 	record_free(&rec);
 	return true;
 }
@@ -73,6 +83,11 @@ void state_write(const struct startup_output *o, const struct startup_state *st)
 		xasprintf("ordered-build-id=%s", st->ordered_id),
 		xasprintf("plain-code-pages=%s", st->code_before ? st->code_before : ""),
 		xasprintf("ordered-code-pages=%s", st->code_after ? st->code_after : ""),
+		xasprintf("chosen=%s", st->chosen ? st->chosen : ""),
+		xasprintf("order=%s", st->order ? st->order : ""),
+		xasprintf("order-placement=%s", st->order_placement ? st->order_placement : ""),
+		xasprintf("order-relr=%s", st->order_relr ? "yes" : "no"),
+		xasprintf("traces=%s", st->traces ? st->traces : ""),
 	};
 	size_t i, n = sizeof(strings) / sizeof(strings[0]);
 	char *why;
@@ -91,5 +106,9 @@ void state_free(struct startup_state *st)
 	free(st->ordered_id);
 	free(st->code_before);
 	free(st->code_after);
+	free(st->chosen);
+	free(st->order);
+	free(st->order_placement);
+	free(st->traces);
 	memset(st, 0, sizeof(*st));
 }

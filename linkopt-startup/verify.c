@@ -34,7 +34,7 @@ static int stale(const struct startup_job *job, const struct startup_output *o, 
 
 /* The order made now from the stored trace and map into o->order.check;
    0 when it equals o's order, else 1 after saying why. */
-static int check_order(struct startup_job *job, struct startup_output *o)
+static int check_order(struct startup_job *job, struct startup_output *o, const char *traces)
 {
 	char *order = o->order, *check = xasprintf("%s.check", o->order), *trace, *why;
 	struct startup_run stored = { 0 };
@@ -43,8 +43,13 @@ static int check_order(struct startup_job *job, struct startup_output *o)
 	struct proc_request request = { .argv = argv, .stdin_null = true };
 	int status;
 
-	trace = record_path(job->dir, o->name, job->trace_children ? "traces/trace.*" : "trace");
-	if (glob(trace, 0, NULL, &stored.files) != 0)
+	trace = traces && *traces ? xstrdup(traces)
+				  : record_path(job->dir, o->name, job->trace_children ? "traces/trace.*" : "trace");
+	/* the state's traces, one path a line; else DIR/NAME.trace */
+	for (char *save = NULL, *one = strtok_r(xstrdup(trace), "\n", &save); one; one = strtok_r(NULL, "\n", &save))
+		if (glob(one, stored.files.gl_pathc ? GLOB_APPEND : 0, NULL, &stored.files) != 0)
+			return stale(job, o, "no trace of the run the order was made from (%s)", one);
+	if (!stored.files.gl_pathc)
 		return stale(job, o, "no trace of the run the order was made from (%s)", trace);
 	stored.traces = xcalloc(stored.files.gl_pathc, sizeof(*stored.traces));
 	for (size_t i = 0; i < stored.files.gl_pathc; i++)
@@ -71,6 +76,34 @@ static int check_order(struct startup_job *job, struct startup_output *o)
 		return stale(job, o, "stale: the order made now from its trace, map and the inputs differs from %s (an input "
 			     "changed since it was made)", order);
 	return 0;
+}
+
+/* check_order with the placement and the links the state says the order
+   was made with (--placement=best chose them). */
+static int check_order_as_kept(struct startup_job *job, struct startup_output *o, const struct startup_state *st)
+{
+	struct startup_job as = *job;
+	struct startup_output kept = *o;
+	int p, status;
+
+	if (!*st->order_placement)
+		return check_order(job, o, NULL);
+	for (p = 0; startup_placement_names[p] && strcmp(startup_placement_names[p], st->order_placement); p++)
+		;
+	if (!startup_placement_names[p])
+		return stale(job, o, "%s: an order of placement '%s', which this linkopt-startup does not know", o->state,
+			     st->order_placement);
+	as.placement = p;
+	as.relr = st->order_relr;
+	as.bolt = false;
+	kept.order = st->order;
+	kept.plain = record_path(job->dir, o->name, st->order_relr ? "relr.default" : "default");
+	kept.map = record_path(job->dir, o->name, st->order_relr ? "relr.map" : "map");
+	link_build_id(kept.plain, kept.build_id[BUILD_PLAIN], sizeof(kept.build_id[BUILD_PLAIN]));
+	status = check_order(&as, &kept, st->traces);
+	free(kept.plain);
+	free(kept.map);
+	return status;
 }
 
 int verify_outputs(struct startup_job *job, struct startup_output *outputs, size_t n, unsigned long tolerance)
@@ -104,7 +137,7 @@ int verify_outputs(struct startup_job *job, struct startup_output *outputs, size
 				     states[i].ordered_id);
 			continue;
 		}
-		bad |= check_order(job, o);
+		bad |= check_order_as_kept(job, o, &states[i]);
 	}
 	if (bad) {
 		for (i = 0; i < n; i++)

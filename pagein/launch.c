@@ -91,32 +91,9 @@ static char *own_dir(void)
 	return xstrdup(dirname(exe));
 }
 
-/* The executable name would run as a command: itself when it holds a
-   slash, else the first on PATH (a new string); NULL when there is none. */
-static char *find_program(const char *name)
-{
-	const char *path = getenv("PATH");
-	char *copy, *dir, *save = NULL, *found = NULL;
-
-	if (strchr(name, '/'))
-		return access(name, F_OK) == 0 ? xstrdup(name) : NULL;
-	if (!path || !*path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	copy = xstrdup(path);
-	for (dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
-		found = xasprintf("%s/%s", *dir ? dir : ".", name);
-		if (access(found, X_OK) != 0) {
-			free(found);
-			found = NULL;
-		}
-	}
-	free(copy);
-	return found;
-}
-
 static bool on_path(const char *name)
 {
-	char *path = find_program(name);
+	char *path = proc_which(name);
 	bool found = path != NULL;
 
 	free(path);
@@ -130,7 +107,7 @@ static void check_before_run(const char *program)
 	if (strchr(program, '/') ? access(program, F_OK) != 0 : !on_path(program))
 		fatal("%s: cannot run: %s", program, strchr(program, '/') ? strerror(errno) : "command not found");
 	if (out_file) {
-		char *copy = xstrdup(out_file), *dir = dirname(copy), *found = find_program(program);
+		char *copy = xstrdup(out_file), *dir = dirname(copy), *found = proc_which(program);
 		struct stat st;
 
 		/* the trace never replaces the program it runs (lib/output.h) */
@@ -156,7 +133,7 @@ static void check_before_run(const char *program)
    the #! (a new string); NULL otherwise. */
 static char *script_interpreter(const char *program)
 {
-	char *path = find_program(program), line[256], *interpreter = NULL;
+	char *path = proc_which(program), line[256], *interpreter = NULL;
 	FILE *f = path ? fopen(path, "r") : NULL;
 
 	if (f && fgets(line, sizeof(line), f) && !strncmp(line, "#!", 2)) {
