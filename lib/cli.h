@@ -8,6 +8,36 @@
 #ifndef LINKOPT_CLI_H
 #define LINKOPT_CLI_H
 
+/* The option vocabulary: one thing has one name in every program, and
+   tests/t-cli.sh checks every program's --help against these rules.
+
+   - The file a program writes is -o/--output FILE (pagein, linkopt report,
+     linkopt-bolt, likely-check profile and macros).  An option named
+     --output always takes FILE and is that file, and -o is always it.
+     The one exception is deporder: its operands are an ld command line, in
+     which -o and --output are ld's, so it writes to --out FILE.  No other
+     program lists --out or --out-file.
+   - A read-ahead is --read-ahead-kb N, in KiB as
+     /sys/block/DEV/queue/read_ahead_kb holds it (cli_read_ahead_kb), be it
+     a device's (pfstat) or the model's (deporder, pagein-report, linkopt
+     report, linkopt-startup); a variant keeps the ending
+     (--placement-read-ahead-kb N).  No other spelling of read-ahead.
+   - A boolean is a flag, no value: --foo turns on what is off by default,
+     --no-foo turns off what is on by default; never --foo=yes|no.  The
+     exception is pagein, whose --code, --data, --branches,
+     --trace-children and --demangle are the valgrind tool's own yes|no
+     options, written as valgrind's users write them.
+   - A choice among words is --foo=A|B (CLI_CHOICE); the form of what a
+     program prints is --format=text|json (deporder: list|members|json).
+   - A folder a program writes several files into is --dir DIR; the outputs
+     of a build to work on are --target NAME (linkopt-startup).
+   - -h is --help, -q is --quiet, -v is --verbose, -o is --output.
+   - A renamed option keeps its old spelling as a hidden alias: a second
+     cli_option on the same target with help NULL, accepted and never
+     listed (pagein --out-file, linkopt report --out, likely-check --out,
+     pfstat --device-readahead and --output, pgo-run --output,
+     linkopt-startup --output). */
+
 #include <stdbool.h>
 #include <stddef.h>
 

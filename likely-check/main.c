@@ -189,7 +189,8 @@ static const struct cli_option profile_table[] = {
 	{ "--cc", 0, CLI_STRING, &profile_options.cc, "CC", "the compiler of the coverage build (default gcc)" },
 	{ "--cflags", 0, CLI_STRING, &profile_options.cflags, "FLAGS", "its flags (-I, -D, -O, -f...), split at blanks" },
 	{ "--objdir", 0, CLI_STRING, &profile_options.objdir, "DIR", "where the .gcda files are (as gcov -o)" },
-	{ "--out", 0, CLI_STRING, &profile_out, "FILE", "write to FILE (replaced only when complete)" },
+	{ "--output", 'o', CLI_STRING, &profile_out, "FILE", "write to FILE (replaced only when complete)" },
+	{ "--out", 0, CLI_STRING, &profile_out, "FILE", NULL }, /* the old spelling */
 	{ 0 }
 };
 
@@ -197,7 +198,8 @@ static const struct cli_option profile_table[] = {
 static const struct cli_option macros_table[] = {
 	{ "--cc", 0, CLI_STRING, &profile_options.cc, "CC", "the compiler (default gcc)" },
 	{ "--cflags", 0, CLI_STRING, &profile_options.cflags, "FLAGS", "its preprocessor flags (-I, -D), split at blanks" },
-	{ "--out", 0, CLI_STRING, &profile_out, "FILE", "write to FILE (replaced only when complete)" },
+	{ "--output", 'o', CLI_STRING, &profile_out, "FILE", "write to FILE (replaced only when complete)" },
+	{ "--out", 0, CLI_STRING, &profile_out, "FILE", NULL }, /* the old spelling */
 	{ 0 }
 };
 

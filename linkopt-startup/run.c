@@ -114,9 +114,9 @@ static glob_t trace_workload(const struct startup_job *job, const char *base, co
 		argv[k++] = "--branches=yes";
 	if (job->trace_children) {
 		argv[k++] = "--trace-children=yes";
-		argv[k++] = xasprintf("--out-file=%s/trace.%%p", base);
+		argv[k++] = xasprintf("--output=%s/trace.%%p", base);
 	} else {
-		argv[k++] = xasprintf("--out-file=%s", base);
+		argv[k++] = xasprintf("--output=%s", base);
 	}
 	argv[k++] = "--";
 	for (i = 0; i < n; i++)

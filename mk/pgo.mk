@@ -11,7 +11,7 @@
 #                  folder, in the tree or in PREFIX/share/linkopt/mk)
 #   PGO_WORKLOADS  the training commands (required)
 #   PGO_TARGET     what to build (default: the Makefile's default goal)
-#   PGO_FLAGS      more pgo-run options (--bench CMD --output FILE, ...)
+#   PGO_FLAGS      more pgo-run options (--bench CMD --bench-program FILE, ...)
 LINKOPT ?= $(dir $(lastword $(MAKEFILE_LIST))).
 PGO_RUN ?= $(firstword $(wildcard $(LINKOPT)/pgo-run/pgo-run $(LINKOPT)/bin/pgo-run \
 	$(LINKOPT)/../../../bin/pgo-run $(LINKOPT)/../pgo-run/pgo-run) pgo-run)

@@ -65,7 +65,7 @@ static const struct cli_command command = {
 	.also = "report [--format=text|json] [--timeline] FILE [FILE]",
 	.description =
 		"Runs COMMAND under valgrind with the pagein tool and writes, to pagein.PID\n"
-		"(--out-file; %p is the pid), the first touch of every code and data page and,\n"
+		"(--output; %p is the pid), the first touch of every code and data page and,\n"
 		"with --granularity=function, the first execution of every function, in order.\n"
 		"Time is counted in guest instructions.  `pagein report` reads the traces\n"
 		"(pagein-report).  See pagein(1).\n",
@@ -125,7 +125,7 @@ static void check_before_run(const char *program)
 			fatal("%s: cannot create trace file: folder %s is not writable", out_file, dir);
 		free(copy);
 	} else if (access(".", W_OK) != 0) {
-		fatal("pagein.PID: cannot create trace file: the current folder is not writable (use --out-file)");
+		fatal("pagein.PID: cannot create trace file: the current folder is not writable (use --output)");
 	}
 }
 
@@ -205,7 +205,7 @@ static void report_no_trace(const char *path, long pid, const char *program, int
 		error("%s: no trace written: %s is a script (#!%s) that ran its program with exec, which valgrind "
 		      "follows only with --trace-children=yes: trace the program itself (a libtool wrapper: "
 		      "./libtool --mode=execute pagein ... -- %s, or the binary under .libs/), or run pagein "
-		      "--trace-children=yes --out-file=FILE.%%p -- %s", path, program, interpreter, program, program);
+		      "--trace-children=yes --output=FILE.%%p -- %s", path, program, interpreter, program, program);
 	} else if (started && !follows && status < 128) {
 		error("%s: no trace written: %s replaced itself with another program (exec), which valgrind follows "
 		      "only with --trace-children=yes", path, program);
@@ -315,7 +315,7 @@ int main(int argc, char **argv)
 	/* every process of the tree starts the tool afresh and would write
 	   (and rename over) the same file */
 	if (trace_children == YES && out_file && !strstr(out_file, "%p"))
-		cli_usage_error("--trace-children=yes needs %%p in --out-file: each process writes its own trace");
+		cli_usage_error("--trace-children=yes needs %%p in --output: each process writes its own trace");
 	set_valgrind_lib(here);
 	if (!on_path("valgrind"))
 		fatal("valgrind: cannot run: not installed (apt-get install valgrind)");

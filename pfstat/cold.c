@@ -71,13 +71,13 @@ int cold_prepare(struct cold_set *set, const char *const *paths, size_t n, bool 
 		    (unsigned long long)set->devices[k].read_ahead_kb * 1024 >= (unsigned long long)f->pages * page) {
 			if (own_device)
 				warn("%s: its loop device reads ahead %ld KiB, as much as the whole file (%lld KiB): a "
-				     "cold start reads it whole whatever its layout; a smaller --device-readahead "
+				     "cold start reads it whole whatever its layout; a smaller --read-ahead-kb "
 				     "shows what layout does", f->path, set->devices[k].read_ahead_kb,
 				     (long long)f->pages * page / 1024);
 			else
 				warn("%s: its device (%s) reads ahead %ld KiB, as much as the whole file (%lld KiB): a "
 				     "cold start reads it whole whatever its layout; measure with "
-				     "--device-readahead=128 (the Linux default) to see what layout does", f->path,
+				     "--read-ahead-kb=128 (the Linux default) to see what layout does", f->path,
 				     set->devices[k].dev.name, set->devices[k].read_ahead_kb,
 				     (long long)f->pages * page / 1024);
 		}

@@ -47,7 +47,7 @@ struct cold_reads {
 /* Fills set from paths: each a regular file (a FIFO is refused, never
    opened for long), none given twice, grouped by device; warns when a
    device reads ahead as much as a whole file (own_device: the read-ahead
-   was chosen with --device-readahead).  0, or -1 with *why. */
+   was chosen with --read-ahead-kb).  0, or -1 with *why. */
 int cold_prepare(struct cold_set *set, const char *const *paths, size_t n, bool own_device, char **why);
 
 /* Before a run: evicts every file and proves it (pagecache_evict), then

@@ -56,11 +56,11 @@ static ino_t namespace_of(const char *pid)
 static int own_namespace(struct loopdev *l, char **why)
 {
 	if (unshare(CLONE_NEWNS) < 0) {
-		*why = xasprintf("--device-readahead: unshare(CLONE_NEWNS) failed: %s", strerror(errno));
+		*why = xasprintf("--read-ahead-kb: unshare(CLONE_NEWNS) failed: %s", strerror(errno));
 		return -1;
 	}
 	if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) < 0) {
-		*why = xasprintf("--device-readahead: cannot make the mount namespace private: %s", strerror(errno));
+		*why = xasprintf("--read-ahead-kb: cannot make the mount namespace private: %s", strerror(errno));
 		return -1;
 	}
 	l->namespace = namespace_of("self");
@@ -243,7 +243,7 @@ int loopdev_setup(struct loopdev *l, const char *const *files, size_t n, unsigne
 	l->index = l->mount = -1;
 	*why = NULL;
 	if (geteuid() != 0) {
-		*why = xstrdup("--device-readahead needs root: it sets up a loop device and mounts it");
+		*why = xstrdup("--read-ahead-kb needs root: it sets up a loop device and mounts it");
 		return -1;
 	}
 	for (i = 0; i < n; i++) {

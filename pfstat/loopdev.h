@@ -1,5 +1,5 @@
 /* loopdev: a cold-start device of known read-ahead for pfstat
-   --device-readahead: the files copied onto an ext4 image on a loop device
+   --read-ahead-kb: the files copied onto an ext4 image on a loop device
    and bind-mounted, read-only, over their own paths, so that the command
    reads them through that device, unchanged.
 

@@ -79,10 +79,11 @@ static const struct cli_option options[] = {
 	  "before each run, proving it with mincore, and count its\n"
 	  "pages read in and its device's read requests (when\n"
 	  "they can be FILE's)" },
-	{ "--device-readahead", 0, CLI_CALL, &read_ahead_kb, "KB",
+	{ "--read-ahead-kb", 0, CLI_CALL, &read_ahead_kb, "N",
 	  "put the --cold files on a loop device (an ext4 image)\n"
-	  "with this read-ahead, mounted read-only over their\n"
+	  "with N KiB of read-ahead, mounted read-only over their\n"
 	  "paths in a mount namespace of pfstat's own (root)", .set = set_kb },
+	{ "--device-readahead", 0, CLI_CALL, &read_ahead_kb, "KB", NULL, .set = set_kb }, /* the old spelling */
 	{ "--compare", 0, CLI_STRING, &compare_command, "COMMAND",
 	  "a second command, run alternately with the first and\n"
 	  "like it: split into words as sh would, run directly,\n"
@@ -92,7 +93,8 @@ static const struct cli_option options[] = {
 	  .set = set_ms },
 	{ "--duration", 0, CLI_CALL, &duration_s, "S", "--pid: stop after S seconds (default: when it ends)",
 	  .set = set_seconds },
-	{ "--output", 0, CLI_FLAG, &show_output, 0, "let the command's output through (default: discarded)" },
+	{ "--show-output", 0, CLI_FLAG, &show_output, 0, "let the command's output through (default: discarded)" },
+	{ "--output", 0, CLI_FLAG, &show_output, 0, NULL }, /* the old spelling */
 	{ "--format", 0, CLI_CHOICE, &format, 0, "text (default) or json (format linkopt-pfstat)", formats },
 	{ 0 }
 };
@@ -426,7 +428,7 @@ int main(int argc, char **argv)
 	if (count == 0)
 		cli_usage_error("no COMMAND given");
 	if (set_read_ahead && !cold_files.count)
-		cli_usage_error("--device-readahead needs --cold FILE: the files to put on the loop device");
+		cli_usage_error("--read-ahead-kb needs --cold FILE: the files to put on the loop device");
 	if (compare_command && !(compare_argv = words_split(compare_command, &why)))
 		cli_usage_error("--compare: %s", why);
 	cold_stat = check_cold_files();

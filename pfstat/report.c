@@ -188,7 +188,7 @@ static void warn_others(const struct series *s, const struct cold_set *set, size
 		     set->devices[d].dev.name, s->label);
 	else
 		warn("%s: its read counts are not shown for %s: in %zu of %zu runs the device read up to %.0f sectors "
-		     "more than the pages of %s that came in (other reads: a shared disk); --device-readahead gives "
+		     "more than the pages of %s that came in (other reads: a shared disk); --read-ahead-kb gives "
 		     "the files a device of their own", set->devices[d].dev.name, s->label, runs, s->count, most, files);
 	free(files);
 }

@@ -150,17 +150,17 @@ bool bench_keep(const struct session *s, const char *which, const struct compile
 	copy->program = xasprintf("%s/%s", copy->dir, base ? base + 1 : output);
 	is_dynamic(from, &elf);
 	if (access(from, R_OK) < 0) {
-		error("--output %s: %s: the build made no such program: %s", output, from, strerror(errno));
+		error("--bench-program %s: %s: the build made no such program: %s", output, from, strerror(errno));
 		goto out;
 	}
 	if (!elf) {
-		error("--output %s: %s is not an ELF program (a libtool wrapper script? name the program it "
+		error("--bench-program %s: %s is not an ELF program (a libtool wrapper script? name the program it "
 		      "runs, such as .libs/%s)", output, from, base ? base + 1 : output);
 		goto out;
 	}
 	/* a program left from another build would be timed as both */
 	if (!built_now(from, built, since)) {
-		error("--output %s: the %s build did not write %s (no compiler command of it linked it, and it is "
+		error("--bench-program %s: the %s build did not write %s (no compiler command of it linked it, and it is "
 		      "older than the build): the benchmark would time a program of another build", output,
 		      which, from);
 		goto out;

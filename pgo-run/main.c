@@ -58,7 +58,8 @@ static const char *set_count(void *target, const char *value)
 	{ "--bench", 0, CLI_STRING, &o.bench, "CMD",                                               \
 	  "run CMD with PGO_BIN set to the plain and to the PGO\n"                                   \
 	  "program (each with its build's libraries), alternately" },                               \
-	{ "--output", 0, CLI_STRING, &o.output, "FILE", "the program --bench runs, as the build writes it" }, \
+	{ "--bench-program", 0, CLI_STRING, &o.output, "FILE", "the program --bench runs, as the build writes it" }, \
+	{ "--output", 0, CLI_STRING, &o.output, "FILE", NULL }, /* the old spelling */ \
 	{ "--runs", 0, CLI_CALL, &o.runs, "N", "benchmark runs of each build (default 10)", .set = set_count }
 
 static const struct cli_option cycle_options[] = {
@@ -199,7 +200,7 @@ static int run_cycle(int argc, char **argv)
 		cli_usage_error("no workload given");
 	check_weights(0);
 	if (o.bench && !o.output)
-		cli_usage_error("--bench needs --output FILE, the program it runs");
+		cli_usage_error("--bench needs --bench-program FILE, the program it runs");
 	return cycle_run(&o);
 }
 
@@ -209,7 +210,7 @@ static int run_build(int argc, char **argv)
 		cli_usage_error("build takes no workloads");
 	o.no_train = true;
 	if (o.bench && !o.output)
-		cli_usage_error("--bench needs --output FILE, the program it runs");
+		cli_usage_error("--bench needs --bench-program FILE, the program it runs");
 	return cycle_run(&o);
 }
 

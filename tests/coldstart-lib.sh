@@ -64,12 +64,12 @@ EOF
 	gcc -O2 -g -ffunction-sections -fdata-sections -c work.c main.c || fail "cannot compile the program"
 	coldstart_link=(gcc -o prog main.o work.o)
 	"${coldstart_link[@]}" -Wl,-Map=prog.map || fail "the default link"
-	"$PAGEIN" --granularity=function --out-file="$PWD/trace" -- ./prog > want.out 2> pagein.err ||
+	"$PAGEIN" --granularity=function --output="$PWD/trace" -- ./prog > want.out 2> pagein.err ||
 		fail "pagein: $(head -3 pagein.err)"
 	deporder_ok order.ld order.err -q --granularity=section --trace trace --map prog.map --emit=gnu-ld \
 		--cc -- "${coldstart_link[@]}"
 	gcc -o ordered main.o work.o -Wl,-T,order.ld || fail "the ordered link"
-	"$PAGEIN" --granularity=function --out-file="$PWD/ordered.trace" -- ./ordered > got.out 2> pagein.err ||
+	"$PAGEIN" --granularity=function --output="$PWD/ordered.trace" -- ./ordered > got.out 2> pagein.err ||
 		fail "pagein on the ordered program: $(head -3 pagein.err)"
 	expect_same want.out got.out "the ordered program's output"
 }

@@ -16,7 +16,7 @@ pfstat_setup() {
 # need_loop: skip unless this test can make pfstat's loop device (root,
 # mkfs.ext4, a loop-control device).
 need_loop() {
-	[[ $(id -u) == 0 ]] || skip "needs root, for pfstat --device-readahead's loop device"
+	[[ $(id -u) == 0 ]] || skip "needs root, for pfstat --read-ahead-kb's loop device"
 	need mkfs.ext4
 	[[ -e /dev/loop-control ]] || skip "needs /dev/loop-control"
 }

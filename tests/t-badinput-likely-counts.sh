@@ -6,7 +6,7 @@
 # file:line and exit 1, and a refused file adds nothing; a .gcda cut short
 # (gcov reads it as zero counts without a word), a counter no run gives,
 # counters whose flow does not add up and a missing .gcda (its sites read
-# as never run) make profile fail for that source, and --out is left alone
+# as never run) make profile fail for that source, and --output is left alone
 # (and nothing goes to stdout).
 . "$(dirname "$0")/lib.sh"
 LC=$TOP/likely-check/likely-check
@@ -78,7 +78,7 @@ EOF2
 mkdir obj
 gcc -O0 --coverage -c m.c -o obj/m.o && gcc --coverage -o m obj/m.o || fail "cannot build the coverage program"
 ./m || fail "the coverage program failed"
-"$LC" profile --objdir obj --out whole.data m.c 2> whole.err || fail "profile of a whole .gcda: $(cat whole.err)"
+"$LC" profile --objdir obj --output whole.data m.c 2> whole.err || fail "profile of a whole .gcda: $(cat whole.err)"
 expect_grep $'^site 66 34 0 0 8\tm.c\tmain\t' whole.data "profile of a whole .gcda"
 size=$(stat -c %s obj/m.gcda)
 cp obj/m.gcda whole.gcda
@@ -86,17 +86,17 @@ for cut in 0 20 $((size / 2)) $((size - 4)); do
 	head -c $cut whole.gcda > obj/m.gcda
 	printf 'kept\n' > cut.data
 	status=0
-	"$LC" profile --objdir obj --out cut.data m.c > /dev/null 2> cut.err || status=$?
+	"$LC" profile --objdir obj --output cut.data m.c > /dev/null 2> cut.err || status=$?
 	((status == 1)) || fail "profile of a .gcda cut to $cut of $size bytes: status $status"
 	expect_grep '^likely-check: obj/m.gcda: (truncated|file format not recognized).*; its counts cannot be used for m.c$' \
 		cut.err "profile of a .gcda cut to $cut bytes"
-	[[ $(cat cut.data) == kept ]] || fail "profile of a .gcda cut to $cut bytes replaced --out's file"
+	[[ $(cat cut.data) == kept ]] || fail "profile of a .gcda cut to $cut bytes replaced --output's file"
 done
 cp whole.gcda obj/m.gcda
 
 # counters no run gives: one past 2^63 (gcov's counts are signed: a
 # negative count), and a branch taken more often than its block ran (the
-# flow does not add up); each refused, --out kept.  The .gcda of m.c holds
+# flow does not add up); each refused, --output kept.  The .gcda of m.c holds
 # the header (16 bytes), the object summary (16), main's record (20), then
 # its counters' record: 8 bytes of tag and length, then a count per 8
 # bytes; the second one (byte 68) is the branch on i % 3 == 0.
@@ -106,21 +106,21 @@ corrupt() { # NAME OFFSET BYTES: a copy of the whole .gcda with BYTES at OFFSET
 	printf 'kept\n' > "$1.data"
 }
 corrupt negative 60 '\xff\xff\xff\xff\xff\xff\xff\xff'
-expect_exit 1 negative.out "$LC" profile --objdir obj --out negative.data m.c
+expect_exit 1 negative.out "$LC" profile --objdir obj --output negative.data m.c
 expect_grep '^likely-check: obj/m.gcda: main: a negative count \(no run gives one: the data is corrupt\); its counts cannot be used for m.c$' negative.out.err
-[[ $(cat negative.data) == kept ]] || fail "profile of a negative count replaced --out's file"
+[[ $(cat negative.data) == kept ]] || fail "profile of a negative count replaced --output's file"
 corrupt flow 68 '\xc8'
-expect_exit 1 flow.out "$LC" profile --objdir obj --out flow.data m.c
+expect_exit 1 flow.out "$LC" profile --objdir obj --output flow.data m.c
 expect_grep '^likely-check: obj/m.gcda: main: its counts do not add up \(the arc from block [0-9]+ to [0-9]+ comes out negative\); its counts cannot be used for m.c$' flow.out.err
-[[ $(cat flow.data) == kept ]] || fail "profile of counts that do not add up replaced --out's file"
+[[ $(cat flow.data) == kept ]] || fail "profile of counts that do not add up replaced --output's file"
 expect_empty flow.out "profile of counts that do not add up: stdout"
 
 # no .gcda at all (the build never ran, GCOV_PREFIX sent it elsewhere):
 # its sites read as never run, exit 0; now refused
 rm obj/m.gcda
 printf 'kept\n' > missing.data
-expect_exit 1 missing.out "$LC" profile --objdir obj --out missing.data m.c
+expect_exit 1 missing.out "$LC" profile --objdir obj --output missing.data m.c
 expect_grep '^likely-check: obj/m.gcda: no counts for m.c \(No such file or directory\): the coverage build did not run it, or wrote its counts elsewhere \(GCOV_PREFIX, another --objdir\)$' missing.out.err
-[[ $(cat missing.data) == kept ]] || fail "profile without a .gcda replaced --out's file"
+[[ $(cat missing.data) == kept ]] || fail "profile without a .gcda replaced --output's file"
 cp whole.gcda obj/m.gcda
 exit 0

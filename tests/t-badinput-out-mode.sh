@@ -1,7 +1,7 @@
 #!/bin/bash
-# What --out leaves at its path (deporder --out, likely-check profile
-# --out): a new file gets the mode the umask gives (mkstemp's 0600 is no
-# one's choice), a replaced file keeps its mode; a symbolic link is
+# What an output file option leaves at its path (deporder --out,
+# likely-check profile --output): a new file gets the mode the umask gives
+# (mkstemp's 0600 is no one's choice), a replaced file keeps its mode; a symbolic link is
 # replaced by the file, and the file it led to is left as it was (a
 # dangling link's target is not created); a FIFO is written in place, not
 # replaced by a file; a folder is refused.  pgo-run's store honours the
@@ -30,7 +30,7 @@ out() {
 	OUT_STATUS=0
 	case $1 in
 	dep) timeout 20 "$DEPORDER" -q --out "$2" -e main m.o ;;
-	lc) timeout 20 "$LC" profile --out "$2" nohints.c ;;
+	lc) timeout 20 "$LC" profile --output "$2" nohints.c ;;
 	esac > /dev/null 2> out.err < /dev/null || OUT_STATUS=$?
 }
 

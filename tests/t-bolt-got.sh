@@ -21,7 +21,7 @@ done
 cp "$TESTDIR/bolt-relr.c" prog.c
 gcc -O2 -g -fPIC -no-pie -Wl,--no-relax -Wl,--emit-relocs -o prog prog.c || fail "cannot build prog"
 ./prog 1000 > want || fail "prog does not run"
-"$PAGEIN" --granularity=function --branches=yes --out-file="$PWD/startup.trace" -- ./prog 2000 > /dev/null 2> err ||
+"$PAGEIN" --granularity=function --branches=yes --output="$PWD/startup.trace" -- ./prog 2000 > /dev/null 2> err ||
 	fail "pagein: $(head -3 err)"
 
 # got FILE: the bytes of .got, in hex

@@ -53,7 +53,7 @@ EOF2
 gcc -O2 -g -c prog.c || fail "cannot compile prog.c"
 gcc -O2 -g -falign-functions=512 -c filler.c || fail "cannot compile filler.c"
 gcc -Wl,--emit-relocs -o prog prog.o filler.o || fail "cannot link prog"
-"$PAGEIN" --granularity=function --branches=yes --out-file="$PWD/startup.trace" -- ./prog 2000 > /dev/null 2> err ||
+"$PAGEIN" --granularity=function --branches=yes --output="$PWD/startup.trace" -- ./prog 2000 > /dev/null 2> err ||
 	fail "pagein: $(head -3 err)"
 read -r text_lo text_size <<< "$(readelf -SW prog | awk '$2 == ".text" { print "0x" $4, "0x" $6 }')"
 [[ -n $text_lo ]] || fail "prog has no .text"

@@ -40,9 +40,9 @@ EOF2
 # _init, in .init, is the first code to run on its page
 printf '__attribute__((noinline, aligned(4096))) int own_page(int x) { return x ^ 0x55; }\n' > page.c
 gcc -O2 -g -Wl,--emit-relocs -o prog prog.c page.c || fail "cannot build prog"
-"$PAGEIN" --granularity=function --branches=yes --out-file="$PWD/startup.trace" -- ./prog 3 > /dev/null 2> err ||
+"$PAGEIN" --granularity=function --branches=yes --output="$PWD/startup.trace" -- ./prog 3 > /dev/null 2> err ||
 	fail "pagein: $(head -3 err)"
-"$PAGEIN" --branches=yes --code=no --data=no --out-file="$PWD/steady.trace" -- ./prog 300 steady > /dev/null 2> err ||
+"$PAGEIN" --branches=yes --code=no --data=no --output="$PWD/steady.trace" -- ./prog 300 steady > /dev/null 2> err ||
 	fail "pagein: $(head -3 err)"
 # the premises: pagein has entry records of main and the functions it
 # calls, none of _init or frame_dummy, and the first touch of _init's page

@@ -22,7 +22,7 @@ llvm-bolt-16 prog -instrument -o prog.inst --instrumentation-file="$PWD/inst.fda
 	--runtime-instrumentation-lib=$rt > inst.log 2>&1 || fail "llvm-bolt -instrument: $(tail -3 inst.log)"
 ./prog.inst 3000 > inst.out || fail "the instrumented program failed"
 [[ -s inst.fdata ]] || fail "the instrumented program wrote no profile"
-"$PAGEIN" --branches=yes --out-file="$PWD/t.trace" -- ./prog 3000 > out 2> err || fail "pagein: $(head -3 err)"
+"$PAGEIN" --branches=yes --output="$PWD/t.trace" -- ./prog 3000 > out 2> err || fail "pagein: $(head -3 err)"
 expect_same inst.out out "the program's output under pagein"
 "$LB" -q --bolt llvm-bolt-16 --profile t.trace --order=hfsort --no-check --keep kept -o prog.bolt ./prog 2> lb.err ||
 	fail "linkopt-bolt: $(cat lb.err)"
@@ -42,7 +42,7 @@ grep -q '^1 hot [0-9a-f]* 1 hot [0-9a-f]* 0 1000$' ours.lines ||
 nm -S prog.bolt | awk '$4 ~ /\.cold\.[0-9]+$/ { print $1, $2, $4 }' > cold.fragments
 [[ -s cold.fragments ]] || fail "BOLT split off no cold fragment: $(nm prog.bolt | grep -i cold)"
 grep -q ' hot\.cold' cold.fragments || fail "BOLT left the call of cold_path in hot's hot part: $(nm prog.bolt | grep hot)"
-"$PAGEIN" --branches=yes --out-file="$PWD/after.trace" -- ./prog.bolt 3000 > after.out 2> err || fail "pagein: $(head -3 err)"
+"$PAGEIN" --branches=yes --output="$PWD/after.trace" -- ./prog.bolt 3000 > after.out 2> err || fail "pagein: $(head -3 err)"
 expect_same out after.out "the rewritten program's output"
 base=$(base_of after.trace "$PWD/prog.bolt")
 python3 - "$base" cold.fragments after.trace > in-cold <<'EOF2'

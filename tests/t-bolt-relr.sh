@@ -20,7 +20,7 @@ cp "$TESTDIR/bolt-relr.c" prog.c
 gcc -O2 -g -Wl,--emit-relocs -Wl,-z,pack-relative-relocs -o prog prog.c || fail "cannot build prog"
 readelf -d prog | grep -q '(RELR)' || fail "prog has no DT_RELR: the linker does not pack relative relocations"
 ./prog 1000 > want || fail "prog does not run"
-"$PAGEIN" --granularity=function --branches=yes --out-file="$PWD/startup.trace" -- ./prog 2000 > /dev/null 2> err ||
+"$PAGEIN" --granularity=function --branches=yes --output="$PWD/startup.trace" -- ./prog 2000 > /dev/null 2> err ||
 	fail "pagein: $(head -3 err)"
 
 refused=()

@@ -16,7 +16,7 @@ LB=$TOP/linkopt-bolt/linkopt-bolt
 
 cp "$TESTDIR/bolt-prog.c" prog.c
 gcc -O2 -g -Wl,--emit-relocs -o prog prog.c || fail "cannot build prog"
-"$PAGEIN" --granularity=function --branches=yes --out-file="$PWD/startup.trace" -- ./prog 2000 > /dev/null 2> err ||
+"$PAGEIN" --granularity=function --branches=yes --output="$PWD/startup.trace" -- ./prog 2000 > /dev/null 2> err ||
 	fail "pagein: $(head -3 err)"
 "$LB" --startup startup.trace --new-segment --check './%b 5000' --keep kept -o prog.bolt ./prog > out 2> err ||
 	fail "linkopt-bolt failed: $(cat err)"
@@ -34,7 +34,7 @@ grep -q ' hot ' kept/profile.fdata || fail "no branch of hot in the profile BOLT
 hot_new=$(nm prog.bolt | awk '$3 == "hot" { print $1; exit }')
 hot_old=$(nm prog | awk '$3 == "hot" { print $1; exit }')
 [[ $hot_new != "$hot_old" ]] || fail "BOLT did not move hot ($hot_old)"
-"$PAGEIN" --granularity=function --out-file="$PWD/after.trace" -- ./prog.bolt 2000 > /dev/null 2> err || fail "pagein: $(head -3 err)"
+"$PAGEIN" --granularity=function --output="$PWD/after.trace" -- ./prog.bolt 2000 > /dev/null 2> err || fail "pagein: $(head -3 err)"
 base=$(base_of after.trace "$PWD/prog.bolt")
 hot_addr=$(printf '0x%x' $(( base + 0x$hot_new )))
 awk -v a="$hot_addr" '$3 == "F" && $2 == a' after.trace | grep -q "(in $PWD/prog.bolt)" ||
@@ -62,7 +62,7 @@ printf '#include <stdio.h>\nint lib_work(int);\nint main(void) { printf("%%d\\n"
 gcc -O2 -g -fPIC -shared -Wl,--emit-relocs -Wl,-soname,libwork.so.1 -o libwork.so lib.c || fail "cannot build libwork.so"
 mkdir -p libdir && ln -sf ../libwork.so libdir/libwork.so.1
 gcc -O2 -o host host.c -L. -l:libwork.so || fail "cannot build host"
-LD_LIBRARY_PATH=libdir "$PAGEIN" --granularity=function --branches=yes --out-file="$PWD/lib.trace" -- ./host > host.out 2> err ||
+LD_LIBRARY_PATH=libdir "$PAGEIN" --granularity=function --branches=yes --output="$PWD/lib.trace" -- ./host > host.out 2> err ||
 	fail "pagein on host: $(head -3 err)"
 "$LB" --startup lib.trace --check 'LD_LIBRARY_PATH=%d ./host' -o libwork.bolt.so ./libwork.so > lib.out 2> lib.err ||
 	fail "linkopt-bolt on a shared library failed: $(cat lib.err)"
@@ -87,7 +87,7 @@ cmp -s prog other && fail "other is the same file as prog"
 refused "a trace of another build" "is not a trace of ./other" --startup startup.trace --no-check ./other
 gcc -O2 -g -o norelocs prog.c || fail "cannot build norelocs"
 refused "a binary without relocations" "has no relocations.*--emit-relocs" --startup startup.trace --no-check ./norelocs
-"$PAGEIN" --granularity=function --out-file="$PWD/nobranch.trace" -- ./prog 10 > /dev/null 2> err || fail "pagein: $(head -3 err)"
+"$PAGEIN" --granularity=function --output="$PWD/nobranch.trace" -- ./prog 10 > /dev/null 2> err || fail "pagein: $(head -3 err)"
 refused "a trace without branches" "holds no branch.*--branches=yes" --profile nobranch.trace --no-check ./prog
 head -n 40 startup.trace > cut.trace
 refused "a trace cut short" "cut short" --startup cut.trace --no-check ./prog

@@ -6,6 +6,12 @@
 # --name VALUE and --name=VALUE: the two runs must behave alike (status,
 # stdout, stderr), and neither may be refused for the option itself; and
 # the program's man page must describe every option its --help lists.
+# The options --help lists keep the vocabulary written in lib/cli.h: the
+# file a program writes is -o/--output FILE (deporder alone writes to --out
+# FILE), --output always takes FILE, a read-ahead is --read-ahead-kb N, a
+# --no-FOO option takes no value, no yes|no values but pagein's, and -o -q
+# -v -h are --output --quiet --verbose --help; every old spelling is still
+# taken and not listed.
 . "$(dirname "$0")/lib.sh"
 
 # program path|name as its messages and --help show it|subcommand or empty|
@@ -56,7 +62,8 @@ sample() {
 	OPTION) echo -v=0 ;;
 	KB) echo 128 ;;
 	MS) echo 100 ;;
-	S|SECONDS) echo 1 ;;
+	S) echo 1 ;;
+	SECONDS) echo 10 ;;
 	PID) echo 4000000000 ;;
 	PROGRAM) echo llvm-bolt-16 ;;
 	COMMAND) echo true ;;
@@ -81,6 +88,7 @@ run() {
 }
 
 checks=0
+: > all-listed
 while IFS='|' read -r path name sub manpage; do
 	[[ -x $path ]] || fail "$path is not built (run make)"
 	full=$name${sub:+ $sub}
@@ -107,6 +115,46 @@ while IFS='|' read -r path name sub manpage; do
 
 	# The valued options of the --help text: "--name VALUE" or "--name=A|B".
 	run "$path" "${args[@]}" --help
+
+	# The option vocabulary of lib/cli.h, over the options --help lists
+	# (a line "  -o, --name VALUE" or "      --name=A|B"): one line of
+	# "SHORT NAME VALUE" each, SHORT and VALUE "-" when there is none.
+	sed -nE 's/^  (-([a-zA-Z]), |    )(--[a-z][a-z-]*)([ =]([^ ]+))?( .*)?$/\2\t\3\t\5/p' out.raw |
+		awk -F'\t' '{ print ($1 == "" ? "-" : $1), $2, ($3 == "" ? "-" : $3) }' > listed
+	cat listed >> all-listed
+	: > vocabulary
+	while read -r short option value; do
+		case $option in
+		--out | --out-file)
+			[[ $name == deporder && $option == --out && $value == FILE ]] ||
+				echo "$option $value: the file a program writes is -o/--output FILE (--out FILE is deporder's alone)" ;;
+		--output)
+			[[ $short == o && $value == FILE ]] || echo "--output $value (short '$short'): --output is -o/--output FILE, the file the program writes"
+			[[ $name == deporder ]] && echo "--output: deporder's -o and --output are ld's (it writes to --out FILE)" ;;
+		*readahead* | *read-ahead* | *read_ahead*)
+			[[ $option == *--read-ahead-kb || $option == *-read-ahead-kb ]] && [[ $value == N ]] ||
+				echo "$option $value: a read-ahead is --read-ahead-kb N (or --SOMETHING-read-ahead-kb N), in KiB" ;;
+		--no-*)
+			[[ $value == - ]] || echo "$option $value: a --no-FOO option is a flag, with no value" ;;
+		esac
+		case $value in
+		*yes\|no* | *no\|yes* | *on\|off* | *true\|false*)
+			[[ $name == pagein ]] || echo "$option=$value: a boolean is a flag (--foo, --no-foo), not a yes|no value (pagein's valgrind options alone)" ;;
+		esac
+		case $short in
+		o) [[ $option == --output ]] || echo "-o, $option: -o is --output" ;;
+		q) [[ $option == --quiet ]] || echo "-q, $option: -q is --quiet" ;;
+		v) [[ $option == --verbose ]] || echo "-v, $option: -v is --verbose" ;;
+		h) [[ $option == --help ]] || echo "-h, $option: -h is --help" ;;
+		esac
+	done < listed > vocabulary
+	# The synopsis too (a program's covers the options of its fallback
+	# command, pgo-run's WORKLOAD form): no old spelling there either.
+	sed -n '1,/^$/p' out.raw | grep -oE -- '--[a-z][a-z-]*' | sort -u > synopsis
+	grep -xE -- '--out-file|--device-readahead|--read-ahead|--readahead' synopsis >> vocabulary || true
+	[[ $name == deporder ]] || grep -xF -- '--out' synopsis >> vocabulary || true
+	expect_empty vocabulary "$full: options against the vocabulary of lib/cli.h"
+	checks=$((checks + 1))
 	grep -oE '^ +(-[a-zA-Z], )?--[a-z][a-z-]*' out | sed -E 's/^ +(-[a-zA-Z], )?//' | while read -r option; do
 		grep -qF -- "$(sed 's/-/\\-/g' <<< "$option")" "$TOP/$manpage" || echo "$option"
 	done > undocumented
@@ -134,4 +182,28 @@ while IFS='|' read -r path name sub manpage; do
 		checks=$((checks + 3))
 	done < valued
 done <<< "$programs"
+grep -q '^h --help -$' all-listed || fail "no -h, --help found in any --help (the extraction of the options is broken)"
+grep -q '^o --output FILE$' all-listed || fail "no -o, --output FILE found in any --help (the extraction of the options is broken)"
+
+# Every old spelling of a renamed option is still taken (a hidden alias:
+# not listed, but accepted): the program, its arguments with the old
+# spelling, and --help after them must exit 0.  And it is not listed.
+aliases="$TOP/pagein/pagein|--out-file t.trace
+$TOP/linkopt-report/linkopt|report --out report.html
+$TOP/likely-check/likely-check|profile --out p.data
+$TOP/likely-check/likely-check|macros --out m.data
+$TOP/pfstat/pfstat|--device-readahead 128
+$TOP/pfstat/pfstat|--output
+$TOP/pgo-run/pgo-run|build --output prog
+$TOP/linkopt-startup/linkopt-startup|--output prog"
+while IFS='|' read -r path words; do
+	read -ra argv <<< "$words"
+	run "$path" "${argv[@]}" --help
+	((status == 0)) || fail "${path##*/} $words: the old spelling is refused (exit status $status): $(head -n 1 err)"
+	for w in "${argv[@]}"; do
+		[[ $w == --* ]] || continue
+		! grep -qE -- "^ +(-[a-zA-Z], )?$w([ =]|\$)" out.raw || fail "${path##*/} $words: the old spelling $w is listed in --help"
+	done
+	checks=$((checks + 1))
+done <<< "$aliases"
 echo "$checks checks"

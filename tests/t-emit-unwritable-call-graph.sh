@@ -26,7 +26,7 @@ EOF2
 cc_obj m.o m.c
 gcc -o prog-default m.o -Wl,-Map=default.map || fail "the default link"
 run_ok want.out ./prog-default
-"$PAGEIN" --granularity=function --out-file="$PWD/default.trace" -- ./prog-default > /dev/null 2>&1 ||
+"$PAGEIN" --granularity=function --output="$PWD/default.trace" -- ./prog-default > /dev/null 2>&1 ||
 	fail "pagein on the default link"
 from_trace=(-q --granularity=section --trace default.trace --map default.map --cc -- gcc -o prog m.o)
 

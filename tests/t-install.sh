@@ -42,12 +42,12 @@ int main(int argc, char **argv)
 EOF2
 gcc -O1 -ffunction-sections -fdata-sections -c prog.c || fail "compile"
 gcc -o prog.default prog.o -Wl,-Map=prog.map || fail "link"
-pagein --granularity=function --out-file="$PWD/t.trace" -- ./prog.default > want.out 2> err || fail "installed pagein: $(head -3 err)"
+pagein --granularity=function --output="$PWD/t.trace" -- ./prog.default > want.out 2> err || fail "installed pagein: $(head -3 err)"
 deporder -q --trace t.trace --map prog.map --emit=gnu-ld --cc -- gcc -o prog prog.o > order.ld 2> err ||
 	fail "installed deporder: $(head -3 err)"
 gcc -o prog prog.o -Wl,-T,order.ld || fail "relink"
 expect_output want.out got.out "the relinked program's output" ./prog
-pagein --out-file="$PWD/after.trace" -- ./prog > /dev/null 2> err || fail "pagein on the relinked program"
+pagein --output="$PWD/after.trace" -- ./prog > /dev/null 2> err || fail "pagein on the relinked program"
 pagein-report after.trace > report 2> err || fail "installed pagein-report: $(head -3 err)"
 
 # startup.mk from the install, found by pkg-config, tools found from it

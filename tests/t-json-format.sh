@@ -18,7 +18,7 @@ int main(void) { printf("%d\n", work(14)); return 0; }
 EOF2
 gcc -O1 -ffunction-sections -finstrument-functions -c -o "$dir/prog.o" "$dir/prog.c" || fail "compile"
 gcc -o "$dir/prog" "$dir/prog.o" "$TOP/cygtrace/libcygtrace.a" -lpthread -Wl,-Map="$dir/prog.map" || fail "link"
-"$PAGEIN" --granularity=function --out-file="$PWD/t.trace" -- "./$dir/prog" > /dev/null 2> err || fail "pagein: $(head -3 err)"
+"$PAGEIN" --granularity=function --output="$PWD/t.trace" -- "./$dir/prog" > /dev/null 2> err || fail "pagein: $(head -3 err)"
 CYGTRACE_DIR=$PWD "./$dir/prog" > /dev/null || fail "the cygtrace program"
 cyg=(cygtrace.*)
 

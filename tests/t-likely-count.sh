@@ -62,7 +62,7 @@ python3 -c 'import json, sys; json.load(open(sys.argv[1]))' report.json 2>/dev/n
 expect_grep '"function":"thread_main","expression":"!!\(i % 4 != 0\)","expect":1,"state":"ran","correct":75000,"incorrect":25000' report.json
 
 # a hint inside a project macro: per expansion site above, summed per macro
-(cd "$S" && "$LC" macros --out "$OLDPWD/macros.data" main.c) || fail "macros failed"
+(cd "$S" && "$LC" macros --output "$OLDPWD/macros.data" main.c) || fail "macros failed"
 "$LC" report data/likely-check.* macros.data > by-macro || fail "report with macros failed"
 expect_grep '^by macro: correct incorrect % sites macro$' by-macro
 expect_grep '^ +15667 +4333 +21.66 +2  CHECK_RANGE \(hints.h:5\)$' by-macro

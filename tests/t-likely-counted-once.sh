@@ -58,9 +58,9 @@ mkdir obj
 gcc -O0 --coverage -c m.c -o obj/m.o && gcc --coverage -o m obj/m.o || fail "cannot build the coverage program"
 ./m || fail "the coverage program failed"
 printf 'kept\n' > kept.data
-expect_exit 1 twice.out "$LC" profile --objdir obj --out kept.data m.c ./m.c
+expect_exit 1 twice.out "$LC" profile --objdir obj --output kept.data m.c ./m.c
 expect_grep '^likely-check: \./m\.c: given twice \(it is m\.c\): its sites would be counted twice$' twice.out.err
-[[ $(cat kept.data) == kept ]] || fail "profile of a source given twice replaced --out's file"
+[[ $(cat kept.data) == kept ]] || fail "profile of a source given twice replaced --output's file"
 expect_exit 1 twice-stdout.out "$LC" profile --objdir obj m.c m.c
 expect_empty twice-stdout.out "profile of a source given twice: stdout"
 run_ok once.out "$LC" profile --objdir obj m.c

@@ -36,7 +36,7 @@ profile_in() { # FOLDER
 	gcc -O0 --coverage -c -o "$1/u.o" "$1/u.c" && gcc --coverage -o "$1/u" "$1/u.o" ||
 		fail "cannot build the coverage program in $1"
 	"$1/u" || fail "the coverage program in $1 failed"
-	run_ok "$1.profile" "$LC" profile --out "$1.data" "$1/u.c"
+	run_ok "$1.profile" "$LC" profile --output "$1.data" "$1/u.c"
 	expect_empty "$1.profile.err" "profile in $1: stderr"
 	printf 'site 6 4 0 0 3\t%s/u.c\thinted\tx > 5\n' "$1" > "$1.want"
 	grep '^site' "$1.data" > "$1.got"

@@ -132,7 +132,7 @@ gcc -O2 -Wall -Werror $("$LC" cflags) -o pat-counting pat.c || fail "cannot buil
 echo '10 1' > want.out
 expect_output want.out coverage.out "the coverage program" ./pat-coverage
 expect_output want.out counting.out "the counting program" "$LC" run --dir counts -- ./pat-counting
-run_ok profile.out "$LC" profile --objdir obj --out prof.data pat.c
+run_ok profile.out "$LC" profile --objdir obj --output prof.data pat.c
 expect_empty profile.out.err "profile: stderr"
 expect_no_grep '#' prof.data "the expressions of profile mode"
 

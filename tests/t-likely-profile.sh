@@ -19,7 +19,7 @@ gcc -O0 --coverage -fprofile-update=atomic -c main.c -o obj/main.o &&
 gcc --coverage -o sample obj/main.o -L. -Wl,-rpath,"$PWD" -lhints -lpthread ||
 	fail "cannot build the coverage sample"
 ./sample > /dev/null || fail "the coverage sample failed"
-"$LC" profile --objdir obj --out prof.data main.c dso.c || fail "profile failed"
+"$LC" profile --objdir obj --output prof.data main.c dso.c || fail "profile failed"
 grep '^site' prof.data | cut -f1,3 | sort > sites
 cat > want <<'EOF2'
 site 0 0 0 1 78	rare
@@ -38,21 +38,21 @@ expect_grep $'^unmatched 1 91\tmain.c\tmain\t!!\\(sizeof\\(long\\) == 8\\)\tno c
 
 # the same program built at -O2: read with the build's flags, refused
 # without them (another compile's branches, where the counts would land on
-# other sites), and --out keeps its file
+# other sites), and --output keeps its file
 mkdir obj2
 gcc -O2 --coverage -fprofile-update=atomic -c main.c -o obj2/main.o &&
 gcc --coverage -o sample2 obj2/main.o -L. -Wl,-rpath,"$PWD" -lhints -lpthread ||
 	fail "cannot build the -O2 coverage sample"
 ./sample2 > /dev/null || fail "the -O2 coverage sample failed"
-run_ok o2.out "$LC" profile --cflags "-O2 -fprofile-update=atomic" --objdir obj2 --out o2.data main.c
+run_ok o2.out "$LC" profile --cflags "-O2 -fprofile-update=atomic" --objdir obj2 --output o2.data main.c
 grep '^site' o2.data | cut -f1,3 | sort > o2.sites
 grep -v dso_work want > o2.want
 expect_same o2.want o2.sites "profile mode's counts of the -O2 build"
 printf 'kept\n' > kept.data
-expect_exit 1 mismatch.out "$LC" profile --objdir obj2 --out kept.data main.c
+expect_exit 1 mismatch.out "$LC" profile --objdir obj2 --output kept.data main.c
 expect_grep '^likely-check: obj2/main.gcda: [a-z_]+: written for other code \(the graph checksum differs\) \(were the coverage build and likely-check given the same source, compiler and flags, from the same folder: --cc, --cflags\?\); its counts cannot be used for main.c$' \
 	mismatch.out.err "profile of an -O2 build without its flags"
-[[ $(cat kept.data) == kept ]] || fail "a refused profile replaced --out's file"
+[[ $(cat kept.data) == kept ]] || fail "a refused profile replaced --output's file"
 
 # counting mode on the same sources agrees on every matched site
 gcc -O2 -fPIC -shared $("$LC" cflags) -o count/libhints.so dso.c &&
@@ -89,7 +89,7 @@ int main(void) { a(100); b(50); c(100); step(0); return 0; }
 EOF2
 gcc -O0 --coverage -c inl.c -o obj/inl.o && gcc --coverage -o inl obj/inl.o || fail "cannot build inl.c"
 ./inl || fail "inl failed"
-"$LC" profile --objdir obj --out inl.data inl.c || fail "profile of inl.c failed"
+"$LC" profile --objdir obj --output inl.data inl.c || fail "profile of inl.c failed"
 expect_grep $'^site 120 31 0 0 5\tinl.c\tstep\t!!\\(i % 5 == 0\\)$' inl.data
 expect_grep $'^site 99 1 0 0 13\tinl.c\tc\t!!\\(i == 3\\)$' inl.data
 expect_grep $'^unmatched 0 16\tinl.c\tc\t!!\\(i == 3 \\|\\| i == 4\\)\tgcc hints each operand of its && or \\|\\| apart \\(2 branches\\)' inl.data

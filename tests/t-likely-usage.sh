@@ -55,17 +55,17 @@ cat > nohints.c <<'EOF2'
 #define unlikely(X) (X)
 int f(int x) { return likely(x > 0) ? 1 : unlikely(x < -5) ? 2 : 3; }
 EOF2
-"$LC" profile --out none.data nohints.c || fail "profile of a file without hints failed"
+"$LC" profile --output none.data nohints.c || fail "profile of a file without hints failed"
 printf 'likely-check 1\nsource profile\n' > want
 expect_same want none.data "profile data of a file without hints"
 "$LC" report none.data > out || fail "report of no sites failed"
 expect_grep '^no __builtin_expect site in the input: ' out
 expect_grep 'expand to nothing \(as SQLite.s do\)$' out
 
-# A profile whose sources cannot all be read does not replace --out's file.
+# A profile whose sources cannot all be read does not replace --output's file.
 printf 'kept\n' > kept.data
 status=0
-"$TOP/likely-check/likely-check" profile --out kept.data no-such-source.c > /dev/null 2> partial.err || status=$?
+"$TOP/likely-check/likely-check" profile --output kept.data no-such-source.c > /dev/null 2> partial.err || status=$?
 ((status == 1)) || fail "profile with a missing source: status $status"
 [[ $(cat kept.data) == kept ]] || fail "profile with a missing source replaced kept.data"
 ls kept.data.tmp* > /dev/null 2>&1 && fail "a temporary file was left behind"

@@ -27,7 +27,7 @@ int main(int argc, char **argv)
 EOF2
 gcc -O1 -ffunction-sections -c prog.c || fail "cannot compile prog.c"
 gcc -o prog prog.o -Wl,-Map=prog.map || fail "cannot link prog"
-"$PAGEIN" --granularity=function --out-file="$PWD/prog.trace" -- ./prog > /dev/null 2>&1 || fail "pagein ./prog"
+"$PAGEIN" --granularity=function --output="$PWD/prog.trace" -- ./prog > /dev/null 2>&1 || fail "pagein ./prog"
 
 order() { # deporder ARGS...: status in $status, stderr in err
 	status=0
@@ -39,7 +39,7 @@ order --trace prog.trace --map prog.map
 ((status == 0)) || fail "the program's own trace was refused: $(head -3 err)"
 
 # A trace of another program.
-"$PAGEIN" --granularity=function --out-file="$PWD/true.trace" -- /bin/true > /dev/null 2>&1 || fail "pagein true"
+"$PAGEIN" --granularity=function --output="$PWD/true.trace" -- /bin/true > /dev/null 2>&1 || fail "pagein true"
 order --trace true.trace --map prog.map
 ((status == 1)) || fail "a trace of /bin/true was accepted (status $status)"
 id=$(readelf -n prog | sed -n 's/.*Build ID: //p')
@@ -49,7 +49,7 @@ expect_grep "true\.trace: no traced object is prog \(build-id $id\): it holds .*
 # The binary relinked (the functions in another order) and traced again,
 # with the first link's map.
 gcc -o prog prog.o -Wl,--sort-section=name -Wl,-Ttext-segment=0x20000 || fail "cannot relink prog"
-"$PAGEIN" --granularity=function --out-file="$PWD/relinked.trace" -- ./prog > /dev/null 2>&1 || fail "pagein relinked"
+"$PAGEIN" --granularity=function --output="$PWD/relinked.trace" -- ./prog > /dev/null 2>&1 || fail "pagein relinked"
 order --trace relinked.trace --map prog.map
 ((status == 1)) || fail "a trace of the relinked binary was accepted with the old map (status $status)"
 expect_grep "prog\.map: does not describe prog: [0-9]+ of [0-9]+ symbols are elsewhere" err "a relinked binary"
@@ -82,7 +82,7 @@ EOF2
 printf 'int l_entry(int);\nint main(void) { return l_entry(1) == 4 ? 0 : 1; }\n' > host.c
 gcc -O1 -fPIC -ffunction-sections -c lib.c host.c && gcc -shared -o libl.so lib.o -Wl,-Map=libl.map &&
 	gcc -o host host.o -L. -ll -Wl,-rpath,"$PWD" || fail "cannot build the library and its host"
-"$PAGEIN" --granularity=function --out-file="$PWD/host.trace" -- ./host > /dev/null 2>&1 || fail "pagein host"
+"$PAGEIN" --granularity=function --output="$PWD/host.trace" -- ./host > /dev/null 2>&1 || fail "pagein host"
 status=0
 "$DEPORDER" -q --granularity=section --no-data --trace host.trace --map libl.map \
 	--cc -- gcc -shared -o libl.so lib.o > lib.order 2> err || status=$?
@@ -126,7 +126,7 @@ expect_grep "^deporder: --cc: '\./libtool' is libtool, which runs the link it is
 # Objects built without -ffunction-sections: the warning names the loss
 # and the fix.
 gcc -O1 -c prog.c -o whole.o && gcc -o whole whole.o -Wl,-Map=whole.map || fail "cannot build whole"
-"$PAGEIN" --granularity=function --out-file="$PWD/whole.trace" -- ./whole > /dev/null 2>&1 || fail "pagein whole"
+"$PAGEIN" --granularity=function --output="$PWD/whole.trace" -- ./whole > /dev/null 2>&1 || fail "pagein whole"
 status=0
 "$DEPORDER" --granularity=section --no-data --trace whole.trace --map whole.map --cc -- gcc -o whole whole.o \
 	> /dev/null 2> err || status=$?

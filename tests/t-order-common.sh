@@ -43,7 +43,7 @@ build 10000
 nm w.o | grep -q ' C big_buffer$' || skip "the compiler made no common symbol with -fcommon"
 gcc -o prog m.o libw.a -Wl,-Map=prog.map || fail "cannot link"
 expect_grep '^ COMMON +0x[0-9a-f]+ +0x[0-9a-f]+ libw\.a\(w\.o\)$' prog.map "the map's COMMON of w.o"
-"$PAGEIN" --granularity=function --out-file="$PWD/prog.trace" -- ./prog > /dev/null 2> err || fail "pagein: $(head -3 err)"
+"$PAGEIN" --granularity=function --output="$PWD/prog.trace" -- ./prog > /dev/null 2> err || fail "pagein: $(head -3 err)"
 commons=$(grep -cE ' O .* (table|shared_common|lib_state|big_buffer) \(in '"$PWD"'/prog\)$' prog.trace)
 ((commons >= 3)) || fail "the trace has $commons records of common symbols, not at least 3: $(grep ' O ' prog.trace)"
 

@@ -12,12 +12,12 @@ need_pagein
 startup_project
 link=(gcc -o prog main.o libwork.a)
 "${link[@]/#prog/prog.default}" -Wl,-Map=prog.map || fail "the default link"
-"$PAGEIN" --granularity=function --out-file="$PWD/default.trace" -- ./prog.default > want.out 2> pagein.err ||
+"$PAGEIN" --granularity=function --output="$PWD/default.trace" -- ./prog.default > want.out 2> pagein.err ||
 	fail "pagein: $(head -3 pagein.err)"
 deporder_ok order.ld order.err -q --granularity=section --trace default.trace --map prog.map --emit=gnu-ld \
 	--cc -- "${link[@]}"
 "${link[@]}" "$TOP/prefetch/linkopt-prefetch.o" -Wl,-T,order.ld || fail "the ordered link"
-"$PAGEIN" --granularity=function --out-file="$PWD/after.trace" -- ./prog > got.out 2> pagein.err ||
+"$PAGEIN" --granularity=function --output="$PWD/after.trace" -- ./prog > got.out 2> pagein.err ||
 	fail "pagein on the ordered program: $(head -3 pagein.err)"
 expect_same want.out got.out "the ordered program's output"
 

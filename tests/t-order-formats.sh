@@ -41,7 +41,7 @@ link=(gcc -o prog prog.o -L"$CYG" -lcygtrace -Wl,-rpath,"$CYG")
 mkdir cyg
 CYGTRACE_DIR=$PWD/cyg ./prog > native.out || fail "prog failed"
 cygtrace=$(ls cyg/cygtrace.*)
-CYGTRACE_DIR=$PWD/cyg "$PAGEIN" --granularity=function --out-file="$PWD/pagein.trace" -- ./prog > traced.out 2> /dev/null ||
+CYGTRACE_DIR=$PWD/cyg "$PAGEIN" --granularity=function --output="$PWD/pagein.trace" -- ./prog > traced.out 2> /dev/null ||
 	fail "pagein"
 expect_same native.out traced.out "the output under pagein"
 

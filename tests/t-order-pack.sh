@@ -30,7 +30,7 @@ need_pagein
 gcc -O1 -ffunction-sections -c pack.c || fail "cannot compile pack.c"
 gcc -o pack-default pack.o -Wl,-Map=default.map || fail "default link"
 run_ok want.out ./pack-default
-"$PAGEIN" --granularity=function --out-file="$PWD/trace" -- ./pack-default > /dev/null 2>&1 || fail "pagein"
+"$PAGEIN" --granularity=function --output="$PWD/trace" -- ./pack-default > /dev/null 2>&1 || fail "pagein"
 
 # straddlers BINARY: hot functions smaller than a page that cross a page
 # boundary, and whether a small function placed after them would have fit.

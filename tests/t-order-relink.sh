@@ -47,7 +47,7 @@ gcc -O2 -g3 -ffunction-sections -fdata-sections -c prog.c || fail "cannot compil
 grep -q 'constprop' <(readelf -SW prog.o) || skip "gcc made no .constprop clone of g here"
 gcc -o prog-default prog.o -Wl,-Map=default.map || fail "default link"
 run_ok want.out ./prog-default
-"$PAGEIN" --granularity=function --out-file="$PWD/default.trace" -- ./prog-default > /dev/null 2>&1 ||
+"$PAGEIN" --granularity=function --output="$PWD/default.trace" -- ./prog-default > /dev/null 2>&1 ||
 	fail "pagein on the default link"
 
 code_pages() { relative "$1" "$PWD/$2" C | wc -l; }
@@ -93,7 +93,7 @@ for p in prog-gnu prog-gold prog-lld; do
 	nm -n $p | awk '$2 ~ /^[tT]$/ { print $3 }' |
 		grep -E '^(main|f[0-9]+|g\.constprop\.0)$' | head -7 | tr '\n' ' ' | sed 's/ $//' > got.order
 	[[ $(cat got.order) == "$want_order" ]] || fail "$p: the first functions are '$(cat got.order)', not '$want_order'"
-	"$PAGEIN" --granularity=function --out-file="$PWD/$p.trace" -- ./$p > /dev/null 2>&1 || fail "pagein on $p"
+	"$PAGEIN" --granularity=function --output="$PWD/$p.trace" -- ./$p > /dev/null 2>&1 || fail "pagein on $p"
 	after=$(code_pages $p.trace $p)
 	((after < before)) || fail "$p: start-up touches $after code pages, the default link $before"
 	echo "$p: $before -> $after code pages at start-up"
@@ -123,7 +123,7 @@ ls order.gold.tmp* > /dev/null 2>&1 && fail "a failed emission left a temporary 
 # A position-dependent executable and a shared library: the script is the
 # linker's own for each (-no-pie, -shared), and the order holds.
 gcc -no-pie -o prog-nopie-default prog.o -Wl,-Map=nopie.map || fail "-no-pie link"
-"$PAGEIN" --granularity=function --out-file="$PWD/nopie.trace" -- ./prog-nopie-default > /dev/null 2>&1 ||
+"$PAGEIN" --granularity=function --output="$PWD/nopie.trace" -- ./prog-nopie-default > /dev/null 2>&1 ||
 	fail "pagein on the -no-pie link"
 "$DEPORDER" -q --granularity=section --page-size=0 --trace nopie.trace --map nopie.map --emit=gnu-ld \
 	--cc -- gcc -no-pie -o prog-nopie prog.o > nopie.ld 2> /dev/null || fail "deporder -no-pie"
@@ -138,7 +138,7 @@ printf 'int run(int, char **);\nint main(int argc, char **argv) { return run(arg
 gcc -O2 -fPIC -ffunction-sections -c lib.c && gcc -O2 -c client.c || fail "compile the library"
 gcc -shared -o libprog.so lib.o -Wl,-Map=lib.map || fail "link the library"
 gcc -o client client.o -L. -lprog -Wl,-rpath,"$PWD" || fail "link the client"
-"$PAGEIN" --granularity=function --out-file="$PWD/lib.trace" -- ./client > /dev/null 2>&1 || fail "pagein on the client"
+"$PAGEIN" --granularity=function --output="$PWD/lib.trace" -- ./client > /dev/null 2>&1 || fail "pagein on the client"
 "$DEPORDER" -q --granularity=section --page-size=0 --trace lib.trace --map lib.map --trace-object='*/libprog.so' \
 	--emit=gnu-ld --cc -- gcc -shared -o libprog.so lib.o > lib.ld 2> lib.err || fail "deporder -shared: $(head -3 lib.err)"
 expect_grep '^/\* Script for -shared' lib.ld "the -shared script"

@@ -15,7 +15,7 @@ need readelf
 
 coldstart_program
 gcc -o ordered main.o work.o -Wl,-T,order.ld -Wl,-Map=ordered.map || fail "the ordered link with a map"
-"$PAGEIN" --granularity=function --out-file="$PWD/ordered.trace" -- ./ordered > got.out 2> pagein.err ||
+"$PAGEIN" --granularity=function --output="$PWD/ordered.trace" -- ./ordered > got.out 2> pagein.err ||
 	fail "pagein on the ordered program: $(head -3 pagein.err)"
 # ld writes the script's statements into the map: the program's sections
 # listed one by one, some of them right before their section's own line

@@ -13,7 +13,7 @@ need_pagein
 cd b
 gcc -o prog-default startup.o libstartup.a -Wl,-Map=default.map || fail "default link"
 run_ok want.out ./prog-default
-"$PAGEIN" --granularity=function --out-file="$PWD/default.trace" -- ./prog-default > /dev/null 2>&1 || fail "pagein"
+"$PAGEIN" --granularity=function --output="$PWD/default.trace" -- ./prog-default > /dev/null 2>&1 || fail "pagein"
 records=$(grep -c " [FCO] .*(in $PWD/prog-default)$" default.trace)
 # stderr's copy relocation lives in .dynbss, which the linker made: outside.
 inside=$((records - $(grep -c " O .*stderr@.*(in $PWD/prog-default)$" default.trace)))
@@ -26,7 +26,7 @@ bound=$(sed -n 's/.*bytes: at least \([0-9]*\) pages of 4096.*/\1/p' report.txt)
 [[ -n $bound ]] || fail "no whole-function bound in: $(cat report.txt)"
 gcc -o prog-ld startup.o libstartup.a -Wl,-T,order.ld || fail "link with the script"
 expect_output want.out got.out "the relinked program's output" ./prog-ld
-"$PAGEIN" --out-file="$PWD/ld.trace" -- ./prog-ld > /dev/null 2>&1 || fail "pagein on the relinked program"
+"$PAGEIN" --output="$PWD/ld.trace" -- ./prog-ld > /dev/null 2>&1 || fail "pagein on the relinked program"
 before=$(relative default.trace "$PWD/prog-default" C | wc -l)
 after=$(relative ld.trace "$PWD/prog-ld" C | wc -l)
 predicted=$("$DEPORDER" -q --granularity=section --evaluate --trace default.trace --map default.map \
@@ -38,7 +38,7 @@ echo "start-up code pages: $before by default, $after ordered (--evaluate predic
 
 # Two workloads: what both touch first; with --weight, the sections only the
 # heavier one touches before those only the lighter one touches.
-"$PAGEIN" --granularity=function --out-file="$PWD/alt.trace" -- ./prog-default --alt > /dev/null 2>&1 || fail "pagein --alt"
+"$PAGEIN" --granularity=function --output="$PWD/alt.trace" -- ./prog-default --alt > /dev/null 2>&1 || fail "pagein --alt"
 hot() { # TRACE-OPTIONS...: the traced sections, in order
 	"$DEPORDER" -q --granularity=section --page-size=0 "$@" --map default.map \
 		--cc -- gcc -o prog startup.o libstartup.a > hot.all 2> hot.err || fail "deporder $*"

@@ -41,7 +41,7 @@ ordered() {
 	shift
 	gcc "$@" -o "prog-$name" m.o t1.o t2.o -Wl,-Map="$name.map" || fail "the $name link"
 	run_ok "$name.want" "./prog-$name"
-	"$PAGEIN" --granularity=function --out-file="$PWD/$name.trace" -- "./prog-$name" > /dev/null 2>&1 ||
+	"$PAGEIN" --granularity=function --output="$PWD/$name.trace" -- "./prog-$name" > /dev/null 2>&1 ||
 		fail "pagein on prog-$name"
 	deporder_ok "$name.ld" "$name.err" -q --granularity=section --trace "$name.trace" --map "$name.map" \
 		--emit=gnu-ld --cc -- gcc "$@" -o "prog-$name" m.o t1.o t2.o

@@ -1,8 +1,8 @@
 #!/bin/bash
 # The toolkit's one rule for output files (lib/output.h; OUTPUT FILES in
 # linkopt(1)), the same hostile cases applied to every tool that writes a
-# file: deporder --out, likely-check profile --out, linkopt report -o,
-# pagein --out-file, linkopt-bolt -o.  For each tool:
+# file: deporder --out, likely-check profile -o, linkopt report -o,
+# pagein --output, linkopt-bolt -o.  For each tool:
 #   - a symbolic link at the output is replaced, and what it led to is
 #     left as it was;
 #   - a link planted at OUTPUT.tmp (and at every name pagein could
@@ -33,7 +33,7 @@ gcc -O2 -g -Wl,--emit-relocs -Wl,--build-id -o prog prog.c || fail "cannot build
 printf 'int main(void) { return 0; }\n' > m.c
 cc_obj m.o m.c
 : > nohints.c
-"$PAGEIN" --out-file="$PWD/prog.trace" -- ./prog 10 > /dev/null 2> pagein.err || fail "pagein: $(head -3 pagein.err)"
+"$PAGEIN" --output="$PWD/prog.trace" -- ./prog 10 > /dev/null 2> pagein.err || fail "pagein: $(head -3 pagein.err)"
 printf '1 main 0 1 hot 0 0 10\n1 hot 5 1 hot 9 0 3\n' > prog.fdata
 printf '#include <unistd.h>\nint main(void) { sleep(60); return 0; }\n' > sleeper.c
 gcc -O1 -o sleeper sleeper.c || fail "cannot build sleeper"
@@ -78,9 +78,9 @@ declare -A input=([deporder]=m.o [likely-check]=nohints.c [report]=prog.trace [p
 command_for() {
 	case $1 in
 	deporder) COMMAND=("$DEPORDER" -q --out "$2" -e main m.o) ;;
-	likely-check) COMMAND=("$LC" profile --out "$2" nohints.c) ;;
+	likely-check) COMMAND=("$LC" profile --output "$2" nohints.c) ;;
 	report) COMMAND=("$LINKOPT" report prog.trace -o "$2") ;;
-	pagein) COMMAND=("$PAGEIN" --out-file="$2" -- ./prog 10) ;;
+	pagein) COMMAND=("$PAGEIN" --output="$2" -- ./prog 10) ;;
 	linkopt-bolt) COMMAND=("$LB" -q --bolt "$PWD/fake-bolt" --fdata prog.fdata --no-check -o "$2" ./prog) ;;
 	esac
 }
@@ -147,7 +147,7 @@ interrupt() {
 	local tool=$1 out=$2 sig=$3 pid
 	rm -f held
 	if [[ $tool == pagein ]]; then
-		COMMAND=("$PAGEIN" --out-file="$out" -- ./sleeper)
+		COMMAND=("$PAGEIN" --output="$out" -- ./sleeper)
 		env --default-signal="$sig" "${COMMAND[@]}" > run.out 2> run.out.err < /dev/null &
 		pid=$!
 		wait_for $pid "$out.tmp*" || fail "$tool: no $out.tmp* appeared: $(head -3 run.out.err)"

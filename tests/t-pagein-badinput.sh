@@ -27,29 +27,29 @@ gcc -O1 -o work work.c && gcc -O1 -static -o work-static work.c && cp work work-
 here=$PWD
 
 # No such command; no such output folder: a clear error, status 1, no file.
-status=0; "$PAGEIN" --out-file="$here/t" -- ./no-such-program 2> err.txt || status=$?
+status=0; "$PAGEIN" --output="$here/t" -- ./no-such-program 2> err.txt || status=$?
 ((status == 1)) || fail "missing command: status $status"
 expect_grep '^pagein: \./no-such-program: cannot run: ' err.txt "missing command"
-status=0; "$PAGEIN" --out-file="$here/missing/t" -- ./work 2> err.txt || status=$?
+status=0; "$PAGEIN" --output="$here/missing/t" -- ./work 2> err.txt || status=$?
 ((status == 1)) || fail "missing folder: status $status"
 expect_grep "^pagein: $here/missing/t: cannot create trace file: " err.txt "missing folder"
 status=0; "$PAGEIN" 2> err.txt || status=$?
 ((status == 2)) || fail "no arguments: status $status"
 # An impossible page size is wrong usage, before anything runs; a folder
-# as --out-file is refused before the run too.
-status=0; "$PAGEIN" --page-size=3 --out-file="$here/p3" -- ./work 2> err.txt || status=$?
+# as --output is refused before the run too.
+status=0; "$PAGEIN" --page-size=3 --output="$here/p3" -- ./work 2> err.txt || status=$?
 ((status == 2)) || fail "--page-size=3: status $status"
 [[ ! -e p3 ]] || fail "--page-size=3 ran the program"
 mkdir adir
-status=0; "$PAGEIN" --out-file="$here/adir" -- ./work 2> err.txt || status=$?
-((status == 1)) || fail "--out-file=FOLDER: status $status"
-expect_grep "adir: cannot create trace file: it is a folder" err.txt "a folder as --out-file"
-[[ ! -e adir.tmp ]] || fail "--out-file=FOLDER left adir.tmp"
+status=0; "$PAGEIN" --output="$here/adir" -- ./work 2> err.txt || status=$?
+((status == 1)) || fail "--output=FOLDER: status $status"
+expect_grep "adir: cannot create trace file: it is a folder" err.txt "a folder as --output"
+[[ ! -e adir.tmp ]] || fail "--output=FOLDER left adir.tmp"
 
 # A crash and a fatal signal: the program's status comes back, and the trace
 # holds what ran, ending with a complete line.
 for how in segv term; do
-	status=0; "$PAGEIN" --out-file="$here/$how" -- ./work $how 2> err.txt || status=$?
+	status=0; "$PAGEIN" --output="$here/$how" -- ./work $how 2> err.txt || status=$?
 	((status >= 128 || status == 1)) || fail "$how: pagein exited $status, not the program's death"
 	[[ -f $how ]] || fail "$how: no trace was written"
 	[[ -z $(tail -c 1 "$how") ]] || fail "$how: the last line is cut"
@@ -58,10 +58,10 @@ for how in segv term; do
 done
 
 # Static and stripped programs.
-"$PAGEIN" --out-file="$here/static" -- ./work-static 2> err.txt || fail "static: $(head -3 err.txt)"
+"$PAGEIN" --output="$here/static" -- ./work-static 2> err.txt || fail "static: $(head -3 err.txt)"
 relative static "$here/work-static" C | grep -q "^$(page_of_symbol work-static work) work$" ||
 	fail "static: the trace lacks work's page"
-"$PAGEIN" --out-file="$here/stripped" -- ./work-stripped 2> err.txt || fail "stripped: $(head -3 err.txt)"
+"$PAGEIN" --output="$here/stripped" -- ./work-stripped 2> err.txt || fail "stripped: $(head -3 err.txt)"
 relative stripped "$here/work-stripped" C | grep -q "^$(page_of_symbol work work) " ||
 	fail "stripped: the trace lacks the page of work"
 

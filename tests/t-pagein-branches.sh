@@ -44,7 +44,7 @@ int main(int argc, char **argv)
 }
 EOF2
 gcc -O2 -fno-inline -o prog prog.c || fail "cannot build prog"
-"$PAGEIN" --branches=yes --out-file="$PWD/t.trace" -- ./prog fork > out 2> err || fail "pagein: $(head -3 err)"
+"$PAGEIN" --branches=yes --output="$PWD/t.trace" -- ./prog fork > out 2> err || fail "pagein: $(head -3 err)"
 expect_grep '^45150$' out "the program's output"
 base=$(base_of t.trace "$PWD/prog")
 [[ -n $base ]] || fail "no object line for prog"
@@ -84,6 +84,6 @@ child=(t.trace.*)
 # readers accept the records
 "$TOP/pagein/pagein-report" t.trace > report 2> report.err || fail "pagein-report refuses the trace: $(head -3 report.err)"
 # without --branches: none
-"$PAGEIN" --out-file="$PWD/plain.trace" -- ./prog > /dev/null 2> err || fail "pagein: $(head -3 err)"
+"$PAGEIN" --output="$PWD/plain.trace" -- ./prog > /dev/null 2> err || fail "pagein: $(head -3 err)"
 expect_no_grep '^[BR] ' plain.trace "a trace without --branches"
 exit 0

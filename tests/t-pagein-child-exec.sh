@@ -56,7 +56,7 @@ EOF2
 gcc -O1 -o prog prog.c || fail "cannot build prog"
 mkdir out
 status=0
-"$PAGEIN" --out-file="$PWD/out/t.trace" -- ./prog > got.out 2> err || status=$?
+"$PAGEIN" --output="$PWD/out/t.trace" -- ./prog > got.out 2> err || status=$?
 ((status == 0)) || fail "pagein exited $status: $(head -n 5 err)"
 [[ $(cat got.out) == "0 5" ]] || fail "the program's output: $(cat got.out)"
 ls out > files

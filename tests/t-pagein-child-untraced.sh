@@ -36,7 +36,7 @@ mkdir out
 expect_exit 3 want.out ./prog
 rm -rf moved && mkdir out
 status=0
-"$PAGEIN" --out-file="$PWD/out/t.trace" -- ./prog > got.out 2> err || status=$?
+"$PAGEIN" --output="$PWD/out/t.trace" -- ./prog > got.out 2> err || status=$?
 ((status == 3)) || fail "pagein exited $status, the program 3: $(head -n 5 err)"
 expect_same want.out got.out "the program's output"
 expect_grep "^(==[0-9]+== )?pagein: .*/out/t\.trace\.[0-9]+\.tmp\.[0-9]+: cannot create the trace file.*goes on untraced" err \

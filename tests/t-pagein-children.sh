@@ -34,7 +34,7 @@ __attribute__((aligned(4096))) int main(void)
 EOF2
 gcc -O1 -o child child.c && gcc -O1 -o parent parent.c || fail "cannot build the fixtures"
 mkdir out
-"$PAGEIN" --trace-children=yes --out-file="$PWD/out/t.%p" -- ./parent 2> err.txt || fail "pagein: $(head -3 err.txt)"
+"$PAGEIN" --trace-children=yes --output="$PWD/out/t.%p" -- ./parent 2> err.txt || fail "pagein: $(head -3 err.txt)"
 ls out > files.txt
 [[ $(wc -l < files.txt) -eq 3 ]] || fail "expected 3 traces (parent, forked child, exec'd child), got: $(tr '\n' ' ' < files.txt)"
 expect_no_grep '\.tmp$' files.txt "traces"

@@ -48,7 +48,7 @@ gcc -O1 -o prog prog.c || fail "cannot build prog"
 ./prog > want.out || fail "the program fails without pagein"
 mkdir out
 status=0
-"$PAGEIN" --trace-children=yes --out-file="$PWD/out/t.%p" -- ./prog > got.out 2> err || status=$?
+"$PAGEIN" --trace-children=yes --output="$PWD/out/t.%p" -- ./prog > got.out 2> err || status=$?
 ((status == 0)) || fail "pagein exited $status: $(head -n 5 err)"
 expect_same want.out got.out "the program's output"
 [[ $(cat mine.txt) == mine ]] || fail "the program's file holds $(wc -c < mine.txt) bytes: $(head -c 60 mine.txt)"
@@ -62,7 +62,7 @@ expect_empty report.err "pagein-report's messages"
 # nothing of the trace either
 rm -f mine.txt first.txt
 status=0
-"$PAGEIN" --out-file="$PWD/out/fixed.trace" -- ./prog > got.out 2> err || status=$?
+"$PAGEIN" --output="$PWD/out/fixed.trace" -- ./prog > got.out 2> err || status=$?
 ((status == 1)) || fail "pagein on a program that execs: status $status"
 expect_same want.out got.out "the program's output without --trace-children"
 [[ $(cat mine.txt) == mine ]] || fail "the program's file holds $(wc -c < mine.txt) bytes without --trace-children"

@@ -13,7 +13,7 @@ gcc -O1 -o prog prog.c || fail "cannot build prog"
 printf '#!/bin/sh\nexec ./prog "$@"\n' > shim && chmod +x shim
 
 status=0
-"$PAGEIN" --out-file="$PWD/shim.trace" -- ./shim > out.txt 2> err.txt || status=$?
+"$PAGEIN" --output="$PWD/shim.trace" -- ./shim > out.txt 2> err.txt || status=$?
 ((status == 1)) || fail "pagein on the shim: exit status $status, stderr: $(cat err.txt)"
 expect_grep "^pagein: $PWD/shim\\.trace: no trace written: \\./shim is a script \\(#!/bin/sh\\).*--trace-children=yes" \
 	err.txt "the message"
@@ -32,15 +32,15 @@ expect_grep "^pagein: $PWD/pagein\\.[0-9]+: no trace written: \\.\\./launcher re
 cd ..
 
 mkdir kids
-"$PAGEIN" --trace-children=yes --out-file="$PWD/kids/t.%p" -- ./shim > out.txt 2> err.txt ||
+"$PAGEIN" --trace-children=yes --output="$PWD/kids/t.%p" -- ./shim > out.txt 2> err.txt ||
 	fail "pagein --trace-children=yes on the shim: $(cat err.txt)"
 grep -l "^# object $PWD/prog " kids/t.* > /dev/null || fail "no trace of the program in kids/"
 expect_empty err.txt "pagein --trace-children=yes on the shim"
 # A fixed name would be written (and renamed over) by every process of the
 # tree: refused before anything runs.
 status=0
-"$PAGEIN" --trace-children=yes --out-file="$PWD/children.trace" -- ./shim > out.txt 2> err.txt || status=$?
-((status == 2)) || fail "--trace-children=yes with a fixed --out-file: status $status"
-expect_grep "needs %p in --out-file" err.txt "the refusal"
+"$PAGEIN" --trace-children=yes --output="$PWD/children.trace" -- ./shim > out.txt 2> err.txt || status=$?
+((status == 2)) || fail "--trace-children=yes with a fixed --output: status $status"
+expect_grep "needs %p in --output" err.txt "the refusal"
 [[ ! -e children.trace ]] || fail "the refused run wrote a trace"
 exit 0

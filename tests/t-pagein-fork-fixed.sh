@@ -1,5 +1,5 @@
 #!/bin/bash
-# pagein --out-file=FIXED (no %p) on a program that forks: the named file
+# pagein --output=FIXED (no %p) on a program that forks: the named file
 # is the parent's trace, complete; each fork child writes beside it
 # (FIXED.PID).  Before, every child reopened FIXED.tmp and the file ended
 # as a child's trace (or began with NUL bytes after system()).
@@ -30,7 +30,7 @@ int main(void)
 }
 EOF2
 gcc -O1 -o forker forker.c || fail "cannot build forker"
-"$PAGEIN" --granularity=function --out-file="$PWD/t.trace" -- ./forker > out 2> err || fail "pagein: $(head -3 err)"
+"$PAGEIN" --granularity=function --output="$PWD/t.trace" -- ./forker > out 2> err || fail "pagein: $(head -3 err)"
 [[ -f t.trace ]] || fail "no trace at the named file"
 head -c 10 t.trace | grep -q '^# pagein' || fail "the named file does not start with the pagein header: $(head -c 40 t.trace | od -c | head -2)"
 pid=$(sed -n 's/^# pid: //p' t.trace)

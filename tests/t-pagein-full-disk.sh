@@ -28,7 +28,7 @@ mount -t tmpfs -o size=64k tmpfs disk 2> mount.err ||
 at_exit 'umount "$TEST_WORKDIR/disk"'
 
 # A complete trace, then the disk filled but for a few KiB.
-"$PAGEIN" --out-file="$PWD/disk/t.trace" -- ./prog > /dev/null 2> err || fail "the first run: $(head -3 err)"
+"$PAGEIN" --output="$PWD/disk/t.trace" -- ./prog > /dev/null 2> err || fail "the first run: $(head -3 err)"
 cp disk/t.trace complete.trace
 head -c 40960 /dev/zero > disk/fill 2> /dev/null
 (($(df -k --output=avail disk | tail -1) <= 8)) || fail "the tmpfs is not full: $(df -k disk | tail -1)"
@@ -36,7 +36,7 @@ head -c 40960 /dev/zero > disk/fill 2> /dev/null
 # status|out-file|program's status|what
 while IFS='|' read -r want out code what; do
 	status=0
-	"$PAGEIN" --granularity=function --out-file="$PWD/disk/$out" -- ./prog $code > /dev/null 2> err || status=$?
+	"$PAGEIN" --granularity=function --output="$PWD/disk/$out" -- ./prog $code > /dev/null 2> err || status=$?
 	((status == want)) || fail "$what: pagein exited $status, expected $want; stderr: $(cat err)"
 	expect_grep "^(==[0-9]+== )?pagein: .*disk/[^ ]*\.tmp\.[0-9]+: write failed: No space left on device; the incomplete trace is removed" \
 		err "$what: the tool's message"
@@ -45,9 +45,9 @@ while IFS='|' read -r want out code what; do
 	leftover=$(cd disk && ls | grep -vxF -e t.trace -e fill)
 	[[ -z $leftover ]] || fail "$what: left in the folder: $leftover"
 done <<EOF2
-1|t.trace|0|a fixed --out-file, the program exits 0
-3|t.trace|3|a fixed --out-file, the program exits 3
-1|t.%p|0|--out-file with %p
+1|t.trace|0|a fixed --output, the program exits 0
+3|t.trace|3|a fixed --output, the program exits 3
+1|t.%p|0|--output with %p
 EOF2
 
 # The readers: a trace without its last line is read with a warning.

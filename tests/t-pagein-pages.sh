@@ -34,7 +34,7 @@ gcc -O1 -fno-reorder-functions -o pages pages.c -L. -ldso -Wl,-rpath,"$PWD" || f
 here=$PWD
 
 status=0
-"$PAGEIN" --out-file="$here/trace" --granularity=function -- ./pages 2> err.txt || status=$?
+"$PAGEIN" --output="$here/trace" --granularity=function -- ./pages 2> err.txt || status=$?
 ((status == 0)) || fail "pagein exited $status: $(head -5 err.txt)"
 [[ -f trace ]] || fail "no trace file"
 [[ ! -e trace.tmp ]] || fail "the temporary trace was left behind"
@@ -93,9 +93,9 @@ expect_grep '^H$' kinds.txt "kinds"
 expect_no_grep '^[^CDHSAFO]$' kinds.txt "kinds"
 
 # --code=no --data=no: functions only; --objects: only the matching object.
-"$PAGEIN" --out-file="$here/trace2" --code=no --data=no --granularity=function -- ./pages > /dev/null 2>&1 || fail "pagein --code=no --data=no"
+"$PAGEIN" --output="$here/trace2" --code=no --data=no --granularity=function -- ./pages > /dev/null 2>&1 || fail "pagein --code=no --data=no"
 [[ $(grep -v '^#' trace2 | awk '{print $3}' | sort -u) == F ]] || fail "--code=no --data=no still records pages or objects"
-"$PAGEIN" --out-file="$here/trace3" --objects='*libdso.so' -- ./pages > /dev/null 2>&1 || fail "pagein --objects"
+"$PAGEIN" --output="$here/trace3" --objects='*libdso.so' -- ./pages > /dev/null 2>&1 || fail "pagein --objects"
 grep -v '^#' trace3 | grep -v 'in .*libdso.so)$' > other.txt || true
 relative trace3 "$dso" C > dso3.txt
 [[ -s dso3.txt ]] || fail "--objects recorded nothing of libdso.so"

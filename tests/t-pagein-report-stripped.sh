@@ -33,7 +33,7 @@ expect_grep 'bad section index.* environ@' dynsym.txt "the stripped copy's dynam
 run_ok want.out ./prog
 expect_output want.out got.out "the stripped copy's output" ./prog-stripped
 
-"$PAGEIN" --out-file="$PWD/stripped.trace" -- ./prog-stripped > /dev/null 2> pagein.err ||
+"$PAGEIN" --output="$PWD/stripped.trace" -- ./prog-stripped > /dev/null 2> pagein.err ||
 	fail "pagein on the stripped copy: $(head -3 pagein.err)"
 file_pages stripped.trace "$PWD/prog-stripped" > touched.pages
 run_ok report0.out "$REPORT" --read-ahead-kb=0 stripped.trace
@@ -47,7 +47,7 @@ expect_grep "^  $PWD/prog-stripped +[0-9]+ +[0-9]+  [1-9][0-9]* \\([1-9][0-9]*\\
 
 # The unstripped link, its symbol table's 'main' made to name section
 # 0x1234: refused.
-"$PAGEIN" --out-file="$PWD/prog.trace" -- ./prog > /dev/null 2> pagein.err ||
+"$PAGEIN" --output="$PWD/prog.trace" -- ./prog > /dev/null 2> pagein.err ||
 	fail "pagein on the program: $(head -3 pagein.err)"
 python3 - prog <<'EOF2' || fail "cannot patch prog's symbol table"
 import struct, sys

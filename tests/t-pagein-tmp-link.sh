@@ -25,7 +25,7 @@ while IFS='|' read -r kind how; do
 		$how "$PWD/victim" out/t.trace.tmp.$pid
 	done
 	status=0
-	"$PAGEIN" --out-file="$PWD/out/t.trace" -- ./prog > stdout 2> stderr || status=$?
+	"$PAGEIN" --output="$PWD/out/t.trace" -- ./prog > stdout 2> stderr || status=$?
 	((status == 0)) || fail "$kind: pagein exited $status: $(head -n 3 stderr)"
 	[[ $(cat stdout) == ran ]] || fail "$kind: the program's output changed"
 	[[ $(cat victim) == "somebody else's" ]] || fail "$kind: the file behind the link was written: $(head -c 40 victim)"

@@ -9,7 +9,7 @@
 pfstat_setup
 
 printf '%s\n' '[a b]' '[c "d]' '[e f]' "[it's]" '[]' > want
-run_ok words.out "$PF" --output --compare "./probe args 'a b' \"c \\\"d\" e\\ f \"it's\" ''" -- ./probe lines < /dev/null
+run_ok words.out "$PF" --show-output --compare "./probe args 'a b' \"c \\\"d\" e\\ f \"it's\" ''" -- ./probe lines < /dev/null
 sed -n 2,6p words.out > words.args
 expect_same want words.args "the words of the --compare command"
 expect_grep "^  against: \\./probe args 'a b' 'c \"d' 'e f' 'it'\\\\''s' '' \\(1 run each, alternating\\)$" words.out \

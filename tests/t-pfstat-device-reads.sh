@@ -23,7 +23,7 @@ run_ok text.out "$PF" -n 3 --cold small -- "${cmd[@]}"
 expect_grep "^  read requests +n/a +\(other reads on $dev\)$" text.out "the read requests of a run that read another file"
 expect_grep "^  sectors read +n/a +\(other reads on $dev\)$" text.out "the sectors of a run that read another file"
 expect_grep "^  pages read +4\.0 +4\.0 +4\.0$" text.out "the pages read of small"
-expect_grep "^pfstat: warning: $dev: its read counts are not shown for sh -c .*: in 3 of 3 runs the device read up to [0-9]+ sectors more than the pages of small that came in \(other reads: a shared disk\); --device-readahead gives the files a device of their own$" \
+expect_grep "^pfstat: warning: $dev: its read counts are not shown for sh -c .*: in 3 of 3 runs the device read up to [0-9]+ sectors more than the pages of small that came in \(other reads: a shared disk\); --read-ahead-kb gives the files a device of their own$" \
 	text.out.err "the warning"
 # every run's row says n/a for the device, the pages are there
 [[ $(grep -Ec "^ +[123] .* 4 +n/a +n/a$" text.out) == 3 ]] || fail "the runs' rows: $(cat text.out)"

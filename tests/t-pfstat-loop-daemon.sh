@@ -1,5 +1,5 @@
 #!/bin/bash
-# pfstat --device-readahead ends what the command leaves running: a daemon
+# pfstat --read-ahead-kb ends what the command leaves running: a daemon
 # (its own session, mapping the measured file) is ended after the run and
 # named in a warning, and pfstat leaves no loop device and no mount; the
 # path is the real file again, so that a later cp writes the real file.
@@ -16,7 +16,7 @@ sum=$(cksum < prog)
 at_exit_undo_loop
 # the daemons a pfstat that failed this test left
 at_exit 'xargs -r kill -KILL < daemons 2> /dev/null; sleep 0.2'
-run_ok run.out "$PF" -n 2 --cold prog --device-readahead=128 -- ./prog daemon prog 60 "$PWD/daemons"
+run_ok run.out "$PF" -n 2 --cold prog --read-ahead-kb=128 -- ./prog daemon prog 60 "$PWD/daemons"
 expect_grep "^pfstat: warning: \./prog daemon prog 60 $PWD/daemons left process [0-9]+ \(prog\) running: ended \(SIGTERM, then SIGKILL\), so that every run starts alike and the loop device can go$" \
 	run.out.err "the warning"
 [[ $(grep -c 'left process' run.out.err) == 2 ]] || fail "not one daemon ended after each of 2 runs: $(cat run.out.err)"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# pfstat --device-readahead mounts the loop copy over the file only where
+# pfstat --read-ahead-kb mounts the loop copy over the file only where
 # the command runs (a mount namespace of pfstat's own): while it runs, every
 # other process sees the real file, and a cp into it lands in the real file
 # (kept after pfstat), while the command reads the copy on the loop device;
@@ -25,7 +25,7 @@ touch inside.ready
 while [ ! -e outside.done ]; do sleep 0.05; done
 cksum < data > inside.after
 EOF2
-TMPDIR=$PWD/tmp "$PF" --cold data --device-readahead=128 -- sh inside.sh > run.out 2> run.err &
+TMPDIR=$PWD/tmp "$PF" --cold data --read-ahead-kb=128 -- sh inside.sh > run.out 2> run.err &
 pid=$!
 at_exit_undo_loop $pid
 for i in $(seq 200); do

@@ -1,5 +1,5 @@
 #!/bin/bash
-# pfstat --device-readahead interrupted by SIGTERM, SIGINT or SIGHUP while
+# pfstat --read-ahead-kb interrupted by SIGTERM, SIGINT or SIGHUP while
 # the command runs: the signal goes on to the command, pfstat says it was
 # interrupted (exit status 1) and leaves nothing: no loop device, no mount
 # over the file (which is unchanged), nothing in TMPDIR.  Before, the
@@ -18,7 +18,7 @@ mkdir tmp
 for sig in TERM INT HUP; do
 	rm -f seen.$sig
 	# the command says which device it reads prog from, then waits
-	TMPDIR=$PWD/tmp "$PF" --cold prog --device-readahead=128 -- \
+	TMPDIR=$PWD/tmp "$PF" --cold prog --read-ahead-kb=128 -- \
 		sh -c "stat -c '%Hd %Ld' prog > seen.$sig.tmp && mv seen.$sig.tmp seen.$sig && exec sleep 60" \
 		> $sig.out 2> $sig.err &
 	pid=$!

@@ -10,7 +10,7 @@ pfstat_setup
 need script
 
 printf '0 lines 0 bytes\n0 lines 0 bytes\n' > want
-RUN_TIMEOUT=60 run_status tty.raw script -qec "'$PF' -n 2 --output -- ./probe lines" /dev/null
+RUN_TIMEOUT=60 run_status tty.raw script -qec "'$PF' -n 2 --show-output -- ./probe lines" /dev/null
 ((RUN_STATUS == 0)) || fail "pfstat on a terminal: $(status_name "$RUN_STATUS"): $(tr -d '\r' < tty.raw | tail -3)"
 tr -d '\r' < tty.raw > tty.out
 head -n 2 tty.out > tty.lines

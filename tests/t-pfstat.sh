@@ -4,7 +4,7 @@
 # it shows all its pages read, on every run; a failing run fails pfstat;
 # --compare prints the ratio; JSON parses; --pid ends with the process; the
 # read-ahead of the file's device is named when it covers the whole file;
-# as root, --device-readahead measures through a loop device with that
+# as root, --read-ahead-kb measures through a loop device with that
 # read-ahead (its read counts exactly the file's pages) and leaves no loop
 # device or mount behind.
 . "$(dirname "$0")/lib.sh"
@@ -51,7 +51,7 @@ read -r med lo hi <<< "$(awk '/^  pages read/ { print $3, $4, $5 }' cold.out)"
 [[ ${lo%.*} = 300 && ${hi%.*} = 300 ]] || fail "pages of data read: $lo to $hi, not 300 on every run: $(cat cold.out)"
 # on a device that reads ahead as much as the file: said so
 if grep -q 'reads ahead' cold.err; then
-	expect_grep 'whole file.*--device-readahead' cold.err "the read-ahead warning"
+	expect_grep 'whole file.*--read-ahead-kb' cold.err "the read-ahead warning"
 fi
 
 # a failing run fails pfstat
@@ -80,7 +80,7 @@ wait
 if [[ $(id -u) = 0 ]] && command -v mkfs.ext4 > /dev/null && [[ -e /dev/loop-control ]]; then
 	. "$TESTDIR/pfstat-lib.sh"
 	sum=$(cksum < data)
-	run_ok loop.out "$PF" -n 2 --cold data --device-readahead=16 -- ./touch data
+	run_ok loop.out "$PF" -n 2 --cold data --read-ahead-kb=16 -- ./touch data
 	expect_grep '^device loop[0-9]+ \(read-ahead 16 KiB\): data$' loop.out "the loop device"
 	requests=$(awk '/^  read requests/ { print int($3) }' loop.out)
 	# 300 pages read 16 KiB at a time: many requests, not a handful
@@ -91,6 +91,6 @@ if [[ $(id -u) = 0 ]] && command -v mkfs.ext4 > /dev/null && [[ -e /dev/loop-con
 	grep -q " $PWD/data " /proc/self/mountinfo && fail "a mount over data was left"
 	[[ $(cksum < data) = "$sum" ]] || fail "the file changed"
 else
-	echo "--device-readahead not tested: needs root, mkfs.ext4 and /dev/loop-control"
+	echo "--read-ahead-kb not tested: needs root, mkfs.ext4 and /dev/loop-control"
 fi
 exit 0

@@ -27,7 +27,7 @@ sleep "$1"
 "$PGO_BIN" 1 > /dev/null
 SH
 chmod +x bench.sh
-pgo_ok ../out ../err --bench ./bench.sh --output prog --runs 3 './prog 1'
+pgo_ok ../out ../err --bench ./bench.sh --bench-program prog --runs 3 './prog 1'
 
 # the runs, as printed
 sed -n 's/^\[bench\] run \([0-9]*\): plain \([0-9.]*\) s, PGO \([0-9.]*\) s (plain\/PGO \([0-9.]*\))$/\1 \2 \3 \4/p' ../out > ../runs

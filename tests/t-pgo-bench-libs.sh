@@ -36,7 +36,7 @@ ldd "$PGO_BIN" | sed -n 's/.*libwork.so.1 => \([^ ]*\) .*/\1/p' | xargs readlink
 SH
 chmod +x p/bench.sh
 cd p
-pgo_ok ../out ../err --build make --clean 'make clean' --bench ./bench.sh --output prog --runs 1 './prog 1'
+pgo_ok ../out ../err --build make --clean 'make clean' --bench ./bench.sh --bench-program prog --runs 1 './prog 1'
 cd ..
 store=$(ls -d "$PWD"/p/.pgo/* | grep -E '/[0-9a-f]{16}$')
 printf '%s\n' "$store/bench/plain/libwork.so.1" "$store/bench/pgo/libwork.so.1" \
@@ -51,7 +51,7 @@ readelf -p .GCC.command.line "$store/bench/plain/libwork.so.1" | grep -q fprofil
 make_project r "-Wl,--disable-new-dtags -Wl,-rpath,$PWD/r"
 cp p/bench.sh r/
 cd r
-pgo ../out-r ../err-r --build make --clean 'make clean' --bench ./bench.sh --output prog --runs 1 './prog 1'
+pgo ../out-r ../err-r --build make --clean 'make clean' --bench ./bench.sh --bench-program prog --runs 1 './prog 1'
 cd ..
 pgo_status 1 "--bench on a program whose RPATH names the build folder"
 expect_grep "^pgo-run: bench: the plain program .*/bench/plain/prog loads libwork.so.1 from $PWD/r/libwork.so.1, not its own copy .*/bench/plain/libwork.so.1: " err-r

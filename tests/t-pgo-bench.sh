@@ -16,7 +16,7 @@ case $(readlink -f "$PGO_BIN") in */plain/*) sleep 0.3 ;; esac
 "$PGO_BIN" 1 > /dev/null
 SH
 chmod +x bench.sh
-pgo_ok ../out ../err --bench ./bench.sh --output prog --runs 3 './prog 1'
+pgo_ok ../out ../err --bench ./bench.sh --bench-program prog --runs 3 './prog 1'
 expect_grep '^\[plain build\] added to every compiler command: -frecord-gcc-switches$' ../out
 expect_grep '^\[bench\] plain median [0-9.]+ s, PGO median [0-9.]+ s; speedup \(plain median / PGO median, 3 runs each\) [0-9.]+x$' ../out
 line=$(grep '^\[bench\] plain median' ../out)
@@ -37,6 +37,6 @@ cmp -s "$plain" prog && fail "the plain copy is the optimized build"
 nm "$plain" | grep -q __gcov && fail "the plain build is instrumented"
 
 # a failing benchmark command fails the cycle
-pgo ../out2 ../err2 --bench 'exit 4' --output prog './prog 1'
+pgo ../out2 ../err2 --bench 'exit 4' --bench-program prog './prog 1'
 pgo_status 1 "a failing benchmark"
 expect_grep "benchmark 'exit 4' .* failed: exit status 4" ../err2

@@ -61,7 +61,7 @@ ldd "$PGO_BIN" | sed -n 's/.*libexpat.so.1 => \([^ ]*\) .*/\1/p' | xargs readlin
 SH
 chmod +x bench.sh
 pgo_ok ../out-bench ../err-bench build --clean "$clean" --build "$build" --bench ./bench.sh \
-	--output build-pgo/xmlwf/xmlwf --runs 1
+	--bench-program build-pgo/xmlwf/xmlwf --runs 1
 store=$(ls -d "$PWD"/.pgo/* | grep -E '/[0-9a-f]{16}$')
 printf '%s\n' "$store/bench/plain/libexpat.so.1" "$store/bench/pgo/libexpat.so.1" \
 	"$store/bench/plain/libexpat.so.1" "$store/bench/pgo/libexpat.so.1" > ../want

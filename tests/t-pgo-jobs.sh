@@ -82,7 +82,7 @@ expect_grep "^pgo-run: warning: instrumented build: the build command left 1 pro
 gone "a process a build left" bg5
 
 # a benchmark run that leaves a process fails
-pgo ../out6 ../err6 --bench '"$PGO_BIN" 1 > /dev/null; sleep 60 & echo $! > bg6' --output prog --runs 1 './prog 1'
+pgo ../out6 ../err6 --bench '"$PGO_BIN" 1 > /dev/null; sleep 60 & echo $! > bg6' --bench-program prog --runs 1 './prog 1'
 pgo_status 1 "a benchmark run that leaves a process"
 expect_grep "^pgo-run: benchmark '.*' with the plain program \(PGO_BIN=.*\) left 1 process running when it ended: [0-9]+ \(sleep\); pgo-run ended it: it would have run beside the next runs$" ../err6
 gone "a process a benchmark run left" bg6
@@ -91,7 +91,7 @@ gone "a process a benchmark run left" bg6
 printf 'one\ntwo\nthree\n' > ../input
 status=0
 timeout 120 "$PGO_RUN" --clean 'make clean' --build 'cat >> ../read-by-builds; make' \
-	--bench 'cat >> ../read-by-bench; "$PGO_BIN" 1 > /dev/null' --output prog --runs 1 \
+	--bench 'cat >> ../read-by-bench; "$PGO_BIN" 1 > /dev/null' --bench-program prog --runs 1 \
 	'cat >> ../read-by-workloads; ./prog 1 > /dev/null' 'cat >> ../read-by-workloads; ./prog 0 > /dev/null' \
 	< ../input > ../out7 2> ../err7 || status=$?
 ((status == 0)) || { cat ../err7 >&2; fail "a cycle with stdin: exit status $status"; }

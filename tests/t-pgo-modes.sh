@@ -18,7 +18,7 @@ chmod +x bench.sh
 modes() {
 	local mask=$1 list=$2 exec=$3 file=$4
 	rm -rf .pgo
-	(umask "$mask" && pgo_ok "../out-$mask" "../err-$mask" --bench ./bench.sh --output prog --runs 1 './prog 1')
+	(umask "$mask" && pgo_ok "../out-$mask" "../err-$mask" --bench ./bench.sh --bench-program prog --runs 1 './prog 1')
 	find .pgo -printf '%m %y %P\n' | sort -k3 > "$list"
 	grep -q ' f logs/\| f [0-9a-f]*/logs/' "$list" || fail "umask $mask: no log in the store: the test does not test"
 	awk -v exec="$exec" -v file="$file" '

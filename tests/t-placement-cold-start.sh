@@ -91,7 +91,7 @@ read -r text text_size < <(section .text)
 # The model's prediction against the relinked program's own trace and map.
 relinked_count() { # KB SCRIPT: the pages --evaluate replays from the relink's own trace
 	gcc -o plain main.o work.o -Wl,-T,"$2" -Wl,-Map=plain.map || fail "the link with $2"
-	"$PAGEIN" --granularity=function --out-file="$PWD/plain.trace" -- ./plain > got.out 2> pagein.err ||
+	"$PAGEIN" --granularity=function --output="$PWD/plain.trace" -- ./plain > got.out 2> pagein.err ||
 		fail "pagein on the relinked program: $(head -3 pagein.err)"
 	expect_same want.out got.out "the relinked program's output"
 	deporder_ok plain.out plain.err -q --granularity=section --evaluate --read-ahead-kb="$1" --trace plain.trace \

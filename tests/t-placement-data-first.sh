@@ -50,7 +50,7 @@ EOF2
 gcc -O2 -g -ffunction-sections -fdata-sections -c main.c work.c names.c || fail "cannot compile the program"
 link=(gcc -o prog main.o work.o names.o)
 "${link[@]}" -Wl,-Map=prog.map || fail "the default link"
-"$PAGEIN" --granularity=function --out-file="$PWD/trace" -- ./prog > want.out 2> pagein.err || fail "pagein: $(head -3 pagein.err)"
+"$PAGEIN" --granularity=function --output="$PWD/trace" -- ./prog > want.out 2> pagein.err || fail "pagein: $(head -3 pagein.err)"
 deporder_ok first.ld first.err -q --granularity=section --trace trace --map prog.map --emit=gnu-ld --placement=data-first \
 	--cc -- "${link[@]}"
 expect_grep '^/\* deporder .*; placement data-first: the data segment, then the traced \.rodata, before the code' first.ld \
@@ -88,7 +88,7 @@ expect_no_grep 'cold-only-string' rodata.strings "the traced .rodata's strings"
 expect_grep 'cold-only-string-of-cold-function' untraced.strings "the untraced .rodata's strings"
 
 # What a run of the relinked program touches: nothing of the untraced .rodata.
-"$PAGEIN" --out-file="$PWD/first.trace" -- ./first > /dev/null 2> pagein.err || fail "pagein on the relinked program: $(head -3 pagein.err)"
+"$PAGEIN" --output="$PWD/first.trace" -- ./first > /dev/null 2> pagein.err || fail "pagein on the relinked program: $(head -3 pagein.err)"
 base=$(awk -v p="$PWD/first" '$1 == "#" && $2 == "object" && $3 == p { print $7 }' first.trace)
 [[ -n $base ]] || fail "the trace of the relinked program has no object line for it"
 read -r start size < <(readelf -SW first | awk '{ sub(/^ *\[ *[0-9]+\] */, "") } $1 == ".rodata.untraced" { print "0x" $3, "0x" $5 }')

@@ -49,7 +49,7 @@ expect_quiet() {
 
 # pagein on a terminal: the line while valgrind runs, erased before the
 # program's last output ends up on screen; the trace is whole.
-on_tty tty.out "LINKOPT_PROGRESS= TERM=xterm $PAGEIN --out-file=$PWD/tty.trace -- ./slow"
+on_tty tty.out "LINKOPT_PROGRESS= TERM=xterm $PAGEIN --output=$PWD/tty.trace -- ./slow"
 expect_progress tty.out "pagein: tracing ./slow under valgrind"
 grep -aq slept tty.out || fail "the program's output is missing: $(cat -v tty.out | head -c 300)"
 last_draw=$(grep -ao $'\r\e\\[K[^\r]*' tty.out | tail -1)
@@ -57,17 +57,17 @@ last_draw=$(grep -ao $'\r\e\\[K[^\r]*' tty.out | tail -1)
 tail -1 tty.trace | grep -q '^# end$' || fail "the trace is incomplete"
 
 # pagein elsewhere: stderr a file, a pipe, or the terminal turned off.
-"$PAGEIN" --out-file="$PWD/file.trace" -- ./slow > file.out 2> file.err || fail "pagein with stderr to a file"
+"$PAGEIN" --output="$PWD/file.trace" -- ./slow > file.out 2> file.err || fail "pagein with stderr to a file"
 expect_empty file.err "pagein's stderr (a file)"
-"$PAGEIN" --out-file="$PWD/pipe.trace" -- ./slow 2>&1 > pipe.out | cat > pipe.err
+"$PAGEIN" --output="$PWD/pipe.trace" -- ./slow 2>&1 > pipe.out | cat > pipe.err
 ((PIPESTATUS[0] == 0)) || fail "pagein with stderr to a pipe: exit status ${PIPESTATUS[0]}"
 expect_empty pipe.err "pagein's stderr (a pipe)"
-on_tty off.out "LINKOPT_PROGRESS=no $PAGEIN --out-file=$PWD/off.trace -- ./slow"
+on_tty off.out "LINKOPT_PROGRESS=no $PAGEIN --output=$PWD/off.trace -- ./slow"
 expect_quiet off.out
-on_tty dumb.out "TERM=dumb $PAGEIN --out-file=$PWD/dumb.trace -- ./slow"
+on_tty dumb.out "TERM=dumb $PAGEIN --output=$PWD/dumb.trace -- ./slow"
 expect_quiet dumb.out
 # stdout on the terminal, stderr not: still nothing
-on_tty split.out "TERM=xterm $PAGEIN --out-file=$PWD/split.trace -- ./slow 2> split.err"
+on_tty split.out "TERM=xterm $PAGEIN --output=$PWD/split.trace -- ./slow 2> split.err"
 expect_empty split.err "pagein's stderr (a file, stdout on a terminal)"
 grep -aq $'\e' split.out && fail "progress on stdout: $(cat -v split.out | head -c 300)"
 
@@ -99,7 +99,7 @@ int main(int argc, char **argv)
 }
 EOF2
 	gcc -O2 -g -Wl,--emit-relocs -o bp bp.c || fail "cannot build bp"
-	"$PAGEIN" --granularity=function --branches=yes --out-file="$PWD/bp.trace" -- ./bp 100 > /dev/null 2>&1 ||
+	"$PAGEIN" --granularity=function --branches=yes --output="$PWD/bp.trace" -- ./bp 100 > /dev/null 2>&1 ||
 		fail "pagein --branches"
 	on_tty bolt.out "TERM=xterm $TOP/linkopt-bolt/linkopt-bolt --startup bp.trace --check 'sleep 1; %b 50' -o bp.bolt ./bp"
 	expect_progress bolt.out "linkopt-bolt: check: sleep 1; './bp' 50"

@@ -18,13 +18,13 @@ need chromium python3 ar
 cd out || fail "no out"
 gcc -o prog-default startup.o libstartup.a -Wl,-Map=default.map || fail "default link"
 ./prog-default > want.out || fail "prog-default"
-"$PAGEIN" --granularity=function --out-file="$PWD/default.trace" -- ./prog-default > /dev/null 2>&1 ||
+"$PAGEIN" --granularity=function --output="$PWD/default.trace" -- ./prog-default > /dev/null 2>&1 ||
 	fail "pagein on the default link"
 "$DEPORDER" -q --granularity=section --trace default.trace --map default.map --emit=gnu-ld \
 	--cc -- gcc -o prog startup.o libstartup.a > order.ld 2> deporder.log || fail "deporder: $(head -3 deporder.log)"
 gcc -o prog startup.o libstartup.a -Wl,-T,order.ld || fail "link with the script"
 expect_output want.out got.out "the ordered program's output" ./prog
-"$PAGEIN" --granularity=function --out-file="$PWD/after.trace" -- ./prog > /dev/null 2>&1 || fail "pagein on prog"
+"$PAGEIN" --granularity=function --output="$PWD/after.trace" -- ./prog > /dev/null 2>&1 || fail "pagein on prog"
 "$LINKOPT" report --same-program default.trace after.trace --order order.ld --deporder-log deporder.log \
 	--faults-before 141 --faults-after 97 -o report.html 2> report.err || fail "linkopt report: $(head -3 report.err)"
 

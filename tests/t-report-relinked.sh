@@ -63,7 +63,7 @@ expect_grep 'read from <code>kept/plain</code>' kept.html "the report with --bin
 
 # another name and path: refused unless --same-program
 mkdir other && cp prog other/prog-ordered
-"$PAGEIN" --out-file="$PWD/renamed.trace" -- ./other/prog-ordered > /dev/null 2>&1 || fail "pagein on other/prog-ordered"
+"$PAGEIN" --output="$PWD/renamed.trace" -- ./other/prog-ordered > /dev/null 2>&1 || fail "pagein on other/prog-ordered"
 two="two programs: before's main program is $PWD/prog \\(build-id $plain_id\\), after's $PWD/other/prog-ordered \\(build-id $ordered_id\\), neither the same path nor the same name"
 expect_exit 1 refused.out "$REPORT" "$before" renamed.trace
 expect_grep "^pagein-report: \\.linkopt/prog\\.trace, renamed\\.trace: $two: " refused.out.err "pagein-report on two programs"
@@ -81,7 +81,7 @@ expect_grep '<tr data-relation="relinked-renamed">' renamed.html "linkopt report
 
 # the same name elsewhere
 mkdir elsewhere && cp prog elsewhere/prog
-"$PAGEIN" --out-file="$PWD/elsewhere.trace" -- ./elsewhere/prog > /dev/null 2>&1 || fail "pagein on elsewhere/prog"
+"$PAGEIN" --output="$PWD/elsewhere.trace" -- ./elsewhere/prog > /dev/null 2>&1 || fail "pagein on elsewhere/prog"
 run_ok elsewhere.out "$REPORT" "$before" elsewhere.trace
 expect_grep "^main program: $PWD/prog relinked as $PWD/elsewhere/prog, of the same name " elsewhere.out \
 	"pagein-report on the same name elsewhere"

@@ -41,12 +41,12 @@ EOF2
 } > prog.c
 gcc -O2 -g -ffunction-sections -fdata-sections -c prog.c || fail "cannot compile prog.c"
 gcc -o prog-default prog.o -Wl,-Map=default.map || fail "default link"
-"$PAGEIN" --granularity=function --out-file="$PWD/default.trace" -- ./prog-default > /dev/null 2>&1 ||
+"$PAGEIN" --granularity=function --output="$PWD/default.trace" -- ./prog-default > /dev/null 2>&1 ||
 	fail "pagein on the default link"
 "$DEPORDER" -q --granularity=section --trace default.trace --map default.map --emit=gnu-ld \
 	--cc -- gcc -o prog prog.o > order.ld 2> deporder.log || fail "deporder: $(head -3 deporder.log)"
 gcc -o prog prog.o -Wl,-T,order.ld || fail "link with the script"
-"$PAGEIN" --granularity=function --out-file="$PWD/after.trace" -- ./prog > /dev/null 2>&1 || fail "pagein on prog"
+"$PAGEIN" --granularity=function --output="$PWD/after.trace" -- ./prog > /dev/null 2>&1 || fail "pagein on prog"
 
 status=0
 "$LINKOPT" report --same-program default.trace after.trace --order order.ld --deporder-log deporder.log \
@@ -119,7 +119,7 @@ hot_pages=$(( (0x$hot_end + 4095) / 4096 - 0x$hot_start / 4096 ))
 
 # With linkopt-prefetch.o the script's own symbols mark the range.
 gcc -o prog-prefetch prog.o "$TOP/prefetch/linkopt-prefetch.o" -Wl,-T,order.ld || fail "link with prefetch"
-"$PAGEIN" --out-file="$PWD/prefetch.trace" -- ./prog-prefetch > /dev/null 2>&1 || fail "pagein on prog-prefetch"
+"$PAGEIN" --output="$PWD/prefetch.trace" -- ./prog-prefetch > /dev/null 2>&1 || fail "pagein on prog-prefetch"
 "$LINKOPT" report prefetch.trace -o prefetch.html 2> prefetch.err || fail "report on prog-prefetch: $(cat prefetch.err)"
 start=$(nm prog-prefetch | awk '$3 == "__linkopt_hot_start" { print $1 }')
 end=$(nm prog-prefetch | awk '$3 == "__linkopt_hot_end" { print $1 }')
@@ -149,7 +149,7 @@ expect_grep "<rect class=\"page touched[a-z ]*\" [^>]* fill=\"#fde725\"[^>]* dat
 # byte, and a title with a script.
 weird=$'we<b>ird&"q\'\xe9'
 mkdir "$weird" && cp prog-default "$weird/prog" || fail "cannot make the folder"
-"$PAGEIN" --out-file="$PWD/weird.trace" -- "./$weird/prog" > /dev/null 2>&1 || fail "pagein in the odd folder"
+"$PAGEIN" --output="$PWD/weird.trace" -- "./$weird/prog" > /dev/null 2>&1 || fail "pagein in the odd folder"
 "$LINKOPT" report weird.trace --title '<script>alert(1)</script> & "t"' -o weird.html || fail "report of the odd folder"
 expect_no_grep '<b>|<script' weird.html "the escaped page"
 expect_grep 'we&lt;b&gt;ird&amp;&quot;q&#39;\\xe9/prog' weird.html "the escaped path"

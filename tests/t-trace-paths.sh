@@ -41,7 +41,7 @@ for i in "${!folders[@]}"; do
 
 	# pagein: the object table names the program, and the report counts
 	# its pages.
-	"$PAGEIN" --granularity=function --out-file="$PWD/p$i.trace" -- "$d/prog" > /dev/null 2> err ||
+	"$PAGEIN" --granularity=function --output="$PWD/p$i.trace" -- "$d/prog" > /dev/null 2> err ||
 		fail "$what: pagein: $(head -3 err)"
 	"$REPORT" "p$i.trace" > report 2> err || fail "$what: pagein-report: $(head -3 err)"
 	P="  ${q}prog\"" awk 'index($0, ENVIRON["P"]) == 1 && $(NF - 1) > 0 { found = 1 } END { exit !found }' report ||
