@@ -9,17 +9,10 @@
 # that function.
 . "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
+. "$TESTDIR/clang-lib.sh"
 need_pagein
 need readelf
-
-CLANG=
-for c in clang-22 clang-21 clang-20 clang-19 clang-18 clang-17 clang-16 clang-15 clang-14 clang; do
-	if command -v "$c" > /dev/null 2>&1; then
-		CLANG=$c
-		break
-	fi
-done
-[[ -n $CLANG ]] || skip "needs clang (clang-22, or any clang 14 or later)"
+need_clang
 
 cat > prog.c <<'EOF'
 #include <stdio.h>
