@@ -353,6 +353,15 @@ static void table_line(struct reader *r, const struct table *t, const char *line
 
 		if (!r->loaded || strpbrk(text, " ="))
 			return;
+		/* mold lists a function a library calls through its own PLT
+		   at the PLT entry's address (the binary's "NAME$plt"), under
+		   the section that defines it: not where the symbol is */
+		if (r->last_section) {
+			const struct ldmap_section *in = &r->map->sections[r->last_section - 1];
+
+			if (value[0] < in->address || value[0] > in->address + in->size)
+				return;
+		}
 		sym = ARRAY_PUSH(r->map->symbols, r->map->symbol_count, r->map->symbol_capacity);
 		sym->name = xstrdup(text);
 		sym->address = value[0];

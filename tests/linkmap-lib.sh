@@ -138,3 +138,38 @@ linkmap_check() {
 	expect_grep "$label\\.map: does not describe $label-other: [0-9]+ of [0-9]+ symbols are elsewhere" \
 		"$label.identity.err" "$label: the map against another link's binary"
 }
+
+# linkmap_dso LABEL CC [CCFLAGS…]: a shared library linked with -Map by the
+# linker CCFLAGS choose, traced through a program that loads it: the
+# library is the traced object with the link's build-id, and every record
+# matches the library's map.
+linkmap_dso() {
+	local label=$1
+	shift
+	local link=("$@")
+	cat > dso1.c <<'EOF2'
+int dso_more(int);
+__attribute__((noinline)) int dso_work(int x) { return dso_more(x) * 2; }
+__attribute__((noinline)) int dso_unused(int x) { return x - 7; }
+EOF2
+	cat > dso2.c <<'EOF2'
+__attribute__((noinline)) int dso_more(int x) { return x + 5; }
+EOF2
+	printf 'int dso_work(int);\nint main(int argc, char **argv) { (void)argv; return dso_work(argc) != 12; }\n' > dsomain.c
+	gcc -O2 -fPIC -ffunction-sections -c dso1.c dso2.c || fail "$label: cannot compile the library"
+	"${link[@]}" -shared -o "lib$label.so" dso1.o dso2.o -Wl,-Map="lib$label.map" > "lib$label.err" 2>&1 ||
+		fail "$label: the library link: $(head -3 "lib$label.err")"
+	gcc -o "$label-client" dsomain.c -L. -l"$label" -Wl,-rpath,"$PWD" || fail "$label: the client link"
+	./"$label-client" || fail "$label: the client fails"
+	"$PAGEIN" --granularity=function --out-file="$PWD/lib$label.trace" -- ./"$label-client" > /dev/null 2>&1 ||
+		fail "$label: pagein on the client"
+	local status=0
+	"$DEPORDER" -q --granularity=section --page-size=0 --trace "lib$label.trace" --map "lib$label.map" \
+		--cc -- "${link[@]}" -shared -o "lib$label.so" dso1.o dso2.o > "lib$label.order" 2> "lib$label.order.err" ||
+		status=$?
+	((status == 0)) || fail "$label: deporder on the library's map: status $status: $(head -3 "lib$label.order.err")"
+	expect_grep "^deporder: lib$label\\.trace: [0-9]+ records of .*/lib$label\\.so: [0-9]+ matched an input section of the link \\(100\\.0%\\), .*, 0 outside every input section\$" \
+		"lib$label.order.err" "$label: the library's match report"
+	expect_grep $'^dso1\\.o\t\\.text\\.dso_work$' "lib$label.order" "$label: the library's order"
+	expect_grep $'^dso2\\.o\t\\.text\\.dso_more$' "lib$label.order" "$label: the library's order"
+}

@@ -15,5 +15,6 @@ need_deporder
 linkmap_fixture
 linkmap_check gold gold --section-ordering-file ordered gcc -fuse-ld=gold
 expect_grep '^Memory map$' gold.map "gold's map (the fixture)"
+linkmap_dso gold-dso gcc -fuse-ld=gold
 expect_no_grep '^Linker script and memory map$' gold.map "gold's map (the fixture)"
 exit 0

@@ -16,6 +16,7 @@ need_deporder
 
 linkmap_fixture
 linkmap_check lld lld --symbol-ordering-file set gcc -fuse-ld=lld
+linkmap_dso lld-dso gcc -fuse-ld=lld
 expect_grep '^ +VMA +LMA +Size +Align +Out +In +Symbol$' lld.map "lld's map (the fixture)"
 if command -v clang-22 > /dev/null && command -v ld.lld-22 > /dev/null; then
 	linkmap_check lld22 lld --symbol-ordering-file set clang-22 -fuse-ld=lld

@@ -19,5 +19,6 @@ linkmap_fixture
 opt=-
 mold --help | grep -q -- --symbol-ordering-file && opt=--symbol-ordering-file
 linkmap_check mold mold "$opt" set gcc -fuse-ld=mold
+linkmap_dso mold-dso gcc -fuse-ld=mold
 expect_grep '^ +VMA +Size +Align +Out +In +Symbol$' mold.map "mold's map (the fixture)"
 exit 0
