@@ -37,7 +37,8 @@ OBJS = $(LIB_OBJS)
 # missing says it is skipped and why.
 BUILD_DEPS = libelf.h=libelf-dev gelf.h=libelf-dev elfutils/libdw.h=libdw-dev json-c/json.h=libjson-c-dev \
 	valgrind/pub_tool_basics.h=valgrind
-TEST_DEPS = bin:ld.gold=binutils bin:ld.lld=lld bin:gcov-tool=gcc
+TEST_DEPS = bin:ld.gold=binutils bin:ld.lld=lld bin:gcov-tool=gcc bin:mold=mold bin:clang-22=clang-22 \
+	bin:ld.lld-22=lld-22
 
 all: build
 -include $(sort $(wildcard */build.mk))

@@ -11,12 +11,15 @@
 #include <unistd.h>
 
 /* The binary the map names: OUTPUT's path as the link gave it, which is
-   relative to where the link ran: here, or the map's folder. */
-static char *binary_of_map(const struct ldmap *map, const char *map_path)
+   relative to where the link ran: here, or the map's folder.  The maps of
+   gold, lld and mold name no output: the link's -o stands for it. */
+static char *binary_of_map(const struct ldmap *map, const char *map_path, const struct link *link)
 {
-	const char *name = map->outputs[0];
+	const char *name = map->output_count ? map->outputs[0] : link->options->output;
 	char *copy, *candidate;
 
+	if (!name)
+		return NULL;
 	if (name[0] == '/' || access(name, F_OK) == 0)
 		return xstrdup(name);
 	copy = xstrdup(map_path);
@@ -56,6 +59,13 @@ static uint64_t map_address(const struct elf_symbol *s, uint64_t tls)
 	return s->type == STT_TLS ? tls + s->value : s->value;
 }
 
+/* Whether the map puts s where the binary has it: lld writes a
+   thread-local symbol's offset in the template, as the binary does. */
+static bool where_the_map_says(const struct elf_symbol *s, uint64_t tls, uint64_t listed)
+{
+	return map_address(s, tls) == listed || (s->type == STT_TLS && s->value == listed);
+}
+
 /* The map's symbols against the binary's: 0 when every one the binary has
    sits where the map says; EXIT_INPUT after naming those that do not. */
 static int check_map(const struct ldmap *map, const struct elf_object *binary, const char *map_path)
@@ -80,7 +90,7 @@ static int check_map(const struct ldmap *map, const struct elf_object *binary, c
 				continue;
 			if (!first)
 				first = k;
-			same |= map_address(&binary->symbols[k], tls) == m->address;
+			same |= where_the_map_says(&binary->symbols[k], tls, m->address);
 		}
 		if (!first)
 			continue;
@@ -181,7 +191,7 @@ static char *map_of_another_link(const struct ldmap *map, const struct link *lin
 {
 	const char *writes = link->options->output;
 
-	if (!writes || !strcmp(base_name(writes), base_name(map->outputs[0])))
+	if (!writes || !map->output_count || !strcmp(base_name(writes), base_name(map->outputs[0])))
 		return NULL;
 	return xasprintf("the map is of '%s' while the link writes '%s': the map may be another link's (a -Map "
 			 "flag given to every link of a build leaves the last link's map); give this link its own "
@@ -191,13 +201,20 @@ static char *map_of_another_link(const struct ldmap *map, const struct link *lin
 int binding_check(struct hot_inputs *in, const struct link *link, const char *map_path, const char *binary_path,
 		  const char *object_glob)
 {
-	char *path = binary_path ? xstrdup(binary_path) : binary_of_map(&in->map.map, map_path), *why;
+	char *path = binary_path ? xstrdup(binary_path) : binary_of_map(&in->map.map, map_path, link), *why;
 	char build_id[129];
 	struct elf_object binary;
 	void *data;
 	size_t size, t;
 	int status = 0;
 
+	if (!path && !in->map.map.output_count) {
+		error("%s: a map of %s names no output, and the link's output (-o) %s%s%s: give the traced binary "
+		      "with --binary", map_path, ldmap_format_name(in->map.map.format),
+		      link->options->output ? "'" : "is not given", link->options->output ? link->options->output : "",
+		      link->options->output ? "' is not here nor beside the map" : "");
+		return EXIT_INPUT;
+	}
 	if (!path) {
 		error("%s: the map's output '%s' is not here nor beside the map: give the traced binary with --binary",
 		      map_path, in->map.map.outputs[0]);

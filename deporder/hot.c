@@ -40,12 +40,36 @@ struct match {
 int hot_map_read(struct hot_map *m, const struct link *link, const char *path, char **why)
 {
 	size_t i;
+	struct strmap normal = { 0 };
+	char **keys;
 
 	memset(m, 0, sizeof(*m));
 	if (ldmap_read(path, &m->map, why) < 0)
 		return -1;
-	for (i = 0; i < link->unit_count; i++)
+	keys = xcalloc(link->unit_count + 1, sizeof(*keys));
+	for (i = 0; i < link->unit_count; i++) {
 		*strmap_slot(&m->units, link->units[i]->name) = link->units[i];
+		keys[i] = ldmap_normal_path(link->units[i]->name);
+		*strmap_slot(&normal, keys[i]) = link->units[i];
+	}
+	for (i = 0; i < m->map.count; i++) {
+		struct ldmap_section *s = &m->map.sections[i];
+		const struct unit *u;
+		char *key;
+
+		if (strmap_get(&m->units, s->file))
+			continue;
+		key = ldmap_normal_path(s->file);
+		if ((u = strmap_get(&normal, key))) {
+			free(s->file);
+			s->file = xstrdup(u->name);
+		}
+		free(key);
+	}
+	for (i = 0; i < link->unit_count; i++)
+		free(keys[i]);
+	free(keys);
+	strmap_free(&normal);
 	return 0;
 }
 
@@ -299,7 +323,7 @@ static void map_records(struct hot_order *hot, const struct hot_map *map, const 
 			m->common++;
 			continue;
 		}
-		if (linker_made(s->name)) {
+		if (linker_made(s->name) || !strcmp(s->file, LDMAP_INTERNAL)) {
 			/* Copy relocations, GOT, PLT: the map files them under the
 			   first input, but the linker made them. */
 			m->linker++;

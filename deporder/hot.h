@@ -44,7 +44,9 @@ struct hot_map {
 };
 
 /* Reads the map at path and indexes the link's units by name; returns 0,
-   or -1 with *why set (newly allocated). */
+   or -1 with *why set (newly allocated).  A file the map names otherwise
+   than the link does (mold writes "dir/../x.o" as "x.o") is renamed in
+   the map to the unit's name. */
 int hot_map_read(struct hot_map *map, const struct link *link, const char *path, char **why);
 
 /* The input section of the link that the map's section s is (same unit,

@@ -60,7 +60,9 @@ static bool symbol_line(const char *line, uint64_t *address, const char **name)
 	if (sscanf(line, " 0x%" SCNx64 " %n", address, &used) != 1 || !used || !line[used])
 		return false;
 	*name = line + used;
-	return !strpbrk(*name, " =(");
+	/* gold writes the address and size of its "** merge strings" on the
+	   next line: "0x..." is no symbol's name */
+	return !strpbrk(*name, " =(") && strncmp(*name, "0x", 2);
 }
 
 /* "OUTPUT(NAME FORMAT)": the link's output, whose NAME may hold blanks
@@ -96,7 +98,7 @@ static char *not_one_link(const struct ldmap *map)
 		free(names);
 		return why;
 	}
-	if (map->output_count == 0)
+	if (map->output_count == 0 && map->format == LDMAP_GNU_LD)
 		return xstrdup("cut short: no OUTPUT(...) line, which ld writes at the end of a map");
 	return NULL;
 }
@@ -112,7 +114,21 @@ struct reader {
 	size_t file_section;       /* 1 + the index of the section it is of, or 0 */
 	size_t last_section;       /* 1 + the index of the output section's last input section, or 0 */
 	char *open_output;         /* an OUTPUT( statement whose ')' has not come yet */
+	uint64_t output_address, output_size; /* the output section's */
+	size_t output_inputs;      /* input sections the map lists in it */
 };
+
+/* The output section just read, if the map lists none of its inputs: the
+   linker made its content (mold's .plt, .got, merged strings; gold's
+   "** merge strings"), one section of file LDMAP_INTERNAL.  GNU ld files
+   what it makes under an input, and its maps are read as they were. */
+static void end_output(struct reader *r)
+{
+	if (r->map->format == LDMAP_GNU_LD || !r->loaded || r->output_inputs || r->output[0] != '.' ||
+	    !strcmp(r->output, ".tbss"))
+		return;
+	add(r->map, r->output, r->output, r->output_address, r->output_size, LDMAP_INTERNAL);
+}
 
 /* ld writes a file name as it is, a newline in it too: a line that starts
    in the first column right after an input section's line (where ld
@@ -153,12 +169,18 @@ static void output_statement(struct reader *r, const char *line)
    would collide. */
 static void output_section(struct reader *r, const char *line)
 {
-	uint64_t address;
+	uint64_t address, size = 0;
+	int fields;
 
+	end_output(r);
 	if (sscanf(line, "%511s", r->output) != 1)
 		r->output[0] = '\0';
 	r->loaded = true;
-	r->address_next = sscanf(line + strlen(r->output), " 0x%" SCNx64, &address) != 1;
+	r->output_inputs = 0;
+	fields = sscanf(line + strlen(r->output), " 0x%" SCNx64 " 0x%" SCNx64, &address, &size);
+	r->address_next = fields < 1;
+	r->output_address = fields >= 1 ? address : 0;
+	r->output_size = size;
 	if (!r->address_next)
 		r->loaded = address != 0;
 	free(r->pending);
@@ -181,6 +203,8 @@ static void inside_output(struct reader *r, const char *line)
 		r->address_next = false;
 		if (sscanf(line, " 0x%" SCNx64 " 0x%" SCNx64 " %n", &address, &size, &used) == 2 && !line[used]) {
 			r->loaded = address != 0;
+			r->output_address = address;
+			r->output_size = size;
 			return;
 		}
 	}
@@ -204,6 +228,7 @@ static void inside_output(struct reader *r, const char *line)
 
 		if (taken) {
 			r->file_open = true;
+			r->output_inputs++;
 			r->file_section = r->last_section = add(r->map, r->pending, r->output, address, size, file);
 		}
 		free(r->pending);
@@ -220,7 +245,148 @@ static void inside_output(struct reader *r, const char *line)
 		r->pending = xstrdup(name);
 	} else if (address_size_file(line + 1 + strlen(name), &address, &size, &file)) {
 		r->file_open = true;
+		r->output_inputs++;
 		r->file_section = r->last_section = add(r->map, name, r->output, address, size, file);
+	}
+}
+
+/* The columns of lld's and mold's table, from its header line: where
+   each of VMA (lld's LMA, old lld's Address), Size, Align ends, and where
+   an output section's name, an input section and a symbol start. */
+struct table {
+	int numbers;               /* leading number columns */
+	bool size_hex[4];          /* which are written in hex */
+	int out, in, symbol;       /* text columns */
+};
+
+/* Reads the header line of lld's or mold's table into t; false if it is
+   not one. */
+static bool table_header(const char *line, struct table *t, enum ldmap_format *format)
+{
+	char word[16];
+	int at = 0, used, column = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->out = t->in = t->symbol = -1;
+	*format = LDMAP_MOLD;
+	while (sscanf(line + at, " %15s%n", word, &used) == 1) {
+		column = at + used - (int)strlen(word);
+		at += used;
+		if (!strcmp(word, "Out"))
+			t->out = column;
+		else if (!strcmp(word, "In"))
+			t->in = column;
+		else if (!strcmp(word, "Symbol"))
+			t->symbol = column;
+		else if (t->out >= 0 || t->numbers == 4)
+			return false;
+		else if (!strcmp(word, "VMA") || !strcmp(word, "LMA") || !strcmp(word, "Address"))
+			t->size_hex[t->numbers++] = true;
+		else if (!strcmp(word, "Size") || !strcmp(word, "Align"))
+			t->size_hex[t->numbers++] = false;
+		else
+			return false;
+		/* lld writes every column in hex but Align; mold its sizes in
+		   decimal, with VMA alone before them */
+		if (!strcmp(word, "LMA") || !strcmp(word, "Address"))
+			*format = LDMAP_LLD;
+	}
+	if (t->out < 0 || t->in <= t->out || t->symbol <= t->in || t->numbers < 2)
+		return false;
+	if (*format == LDMAP_LLD)
+		for (used = 0; used < t->numbers; used++)
+			t->size_hex[used] = true;
+	return true;
+}
+
+/* "FILE:(SECTION)" of lld's and mold's input section column: the last
+   ":(" starts the section (a file name may hold one).  lld writes a piece
+   of a section it splits (.eh_frame) as SECTION+0xOFFSET: the linker
+   rewrote that content, it is filed as LDMAP_INTERNAL. */
+static bool table_input(const char *text, char **file, char **name)
+{
+	const char *open = NULL, *p, *plus;
+	size_t len = strlen(text);
+
+	if (len < 4 || text[len - 1] != ')')
+		return false;
+	for (p = text; (p = strstr(p, ":(")); p++)
+		open = p;
+	if (!open || open == text)
+		return false;
+	*name = xstrndup(open + 2, text + len - 1 - (open + 2));
+	if ((plus = strstr(*name, "+0x")) && plus != *name) {
+		(*name)[plus - *name] = '\0';
+		*file = xstrdup(LDMAP_INTERNAL);
+	} else {
+		*file = xstrndup(text, open - text);
+	}
+	return true;
+}
+
+/* One line of lld's or mold's table. */
+static void table_line(struct reader *r, const struct table *t, const char *line)
+{
+	uint64_t value[4] = { 0 };
+	const char *p = line, *text;
+	char *end, *file, *name;
+	int i, column;
+
+	for (i = 0; i < t->numbers; i++) {
+		while (*p == ' ')
+			p++;
+		if (!isxdigit((unsigned char)*p))
+			return;
+		errno = 0;
+		value[i] = strtoull(p, &end, t->size_hex[i] ? 16 : 10);
+		if (end == p || errno || (*end != ' ' && *end))
+			return;
+		p = end;
+	}
+	for (text = p; *text == ' '; text++)
+		;
+	if (!*text)
+		return;
+	column = text - line;
+	if (column >= t->symbol) {
+		struct ldmap_symbol *sym;
+
+		if (!r->loaded || strpbrk(text, " ="))
+			return;
+		/* mold lists a function a library calls through its own PLT
+		   at the PLT entry's address (the binary's "NAME$plt"), under
+		   the section that defines it: not where the symbol is */
+		if (r->last_section) {
+			const struct ldmap_section *in = &r->map->sections[r->last_section - 1];
+
+			if (value[0] < in->address || value[0] > in->address + in->size)
+				return;
+		}
+		sym = ARRAY_PUSH(r->map->symbols, r->map->symbol_count, r->map->symbol_capacity);
+		sym->name = xstrdup(text);
+		sym->address = value[0];
+		if (r->last_section) {
+			struct ldmap_section *s = &r->map->sections[r->last_section - 1];
+
+			if (!s->symbol_count++)
+				s->symbol_first = r->map->symbol_count - 1;
+		}
+	} else if (column >= t->in) {
+		/* also a script's assignments ("x = ."), which are no input */
+		if (!r->loaded || !table_input(text, &file, &name))
+			return;
+		r->output_inputs++;
+		r->last_section = add(r->map, name, r->output, value[0], value[t->numbers - 2], file);
+		free(file);
+		free(name);
+	} else if (column >= t->out && !strchr(text, ' ')) {
+		end_output(r);
+		snprintf(r->output, sizeof(r->output), "%s", text);
+		r->loaded = value[0] != 0;
+		r->output_address = value[0];
+		r->output_size = value[t->numbers - 2];
+		r->output_inputs = 0;
+		r->last_section = 0;
 	}
 }
 
@@ -228,10 +394,11 @@ int ldmap_read(const char *path, struct ldmap *map, char **why)
 {
 	FILE *f = fopen(path, "r");
 	struct reader r = { .map = map, .loaded = true };
+	struct table table, another;
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
-	bool in_map = false;
+	bool in_map = false, first = true, is_table = false;
 
 	memset(map, 0, sizeof(*map));
 	*why = NULL;
@@ -241,9 +408,25 @@ int ldmap_read(const char *path, struct ldmap *map, char **why)
 	}
 	while ((len = getline(&line, &cap, f)) > 0) {
 		bool file_open = r.file_open;
+		enum ldmap_format format;
 
 		if (line[len - 1] == '\n')
 			line[--len] = '\0';
+		if (first && line[0] == ' ' && table_header(line, &table, &format)) {
+			map->format = format;
+			is_table = in_map = true;
+			map->map_headers++;
+			first = false;
+			continue;
+		}
+		first = false;
+		if (is_table) {
+			if (table_header(line, &another, &format) && format == map->format)
+				map->map_headers++;
+			else
+				table_line(&r, &table, line);
+			continue;
+		}
 		r.file_open = false;
 		if (r.open_output) {
 			output_statement(&r, line);
@@ -252,6 +435,10 @@ int ldmap_read(const char *path, struct ldmap *map, char **why)
 			r.file_open = true;
 		} else if (!strncmp(line, "Linker script and memory map", 28)) {
 			in_map = true;
+			map->map_headers++;
+		} else if (!strcmp(line, "Memory map")) {
+			in_map = true;
+			map->format = LDMAP_GOLD;
 			map->map_headers++;
 		} else if (!in_map) {
 			continue;
@@ -263,12 +450,15 @@ int ldmap_read(const char *path, struct ldmap *map, char **why)
 			inside_output(&r, line);
 		}
 	}
+	if (in_map)
+		end_output(&r);
 	free(line);
 	free(r.pending);
 	free(r.open_output);
 	fclose(f);
 	if (!in_map) {
-		*why = xstrdup("not a GNU ld map file (no 'Linker script and memory map')");
+		*why = xstrdup("not a linker map file (no 'Linker script and memory map' of GNU ld, 'Memory map' "
+			       "of gold, nor the table of lld or mold)");
 		ldmap_free(map);
 		return -1;
 	}
@@ -281,6 +471,53 @@ int ldmap_read(const char *path, struct ldmap *map, char **why)
 	if (map->count)
 		qsort(map->sections, map->count, sizeof(*map->sections), by_address);
 	return 0;
+}
+
+const char *ldmap_format_name(enum ldmap_format format)
+{
+	static const char *const names[] = { "GNU ld", "gold", "lld", "mold" };
+
+	return names[format];
+}
+
+char *ldmap_normal_path(const char *path)
+{
+	char *out = xmalloc(strlen(path) + 1), *o = out;
+	const char *p = path;
+	size_t kept = 0; /* components written that a ".." may take out */
+
+	if (*p == '/')
+		*o++ = *p++;
+	while (*p) {
+		const char *slash = strchr(p, '/');
+		size_t n = slash ? (size_t)(slash - p) : strlen(p);
+
+		if (n == 0 || (n == 1 && p[0] == '.')) {
+			/* "//" or "/./": nothing */
+		} else if (n == 2 && p[0] == '.' && p[1] == '.' && kept) {
+			o--; /* the '/' after the last component */
+			while (o > out && o[-1] != '/')
+				o--;
+			kept--;
+		} else if (n == 2 && p[0] == '.' && p[1] == '.' && o > out && out[0] == '/' && o == out + 1) {
+			/* "/.." is "/" */
+		} else {
+			memcpy(o, p, n);
+			o += n;
+			*o++ = '/';
+			if (!(n == 2 && p[0] == '.' && p[1] == '.'))
+				kept++;
+		}
+		p += n;
+		if (*p == '/')
+			p++;
+	}
+	if (o > out + 1 && o[-1] == '/')
+		o--;
+	if (o == out)
+		*o++ = '.';
+	*o = '\0';
+	return out;
 }
 
 const struct ldmap_section *ldmap_find(const struct ldmap *map, uint64_t address)

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "cli.h"
 #include "compare.h"
+#include "proc.h"
 #include "profile.h"
 #include "report.h"
 
@@ -238,6 +239,17 @@ static bool given_before(char **sources, int i)
 	return false;
 }
 
+/* Whether cc is clang: it says so first thing in its --version. */
+static bool is_clang(const char *cc)
+{
+	char *argv[] = { (char *)cc, "--version", NULL };
+	char *out = proc_capture(argv, NULL);
+	bool clang = out && strstr(out, "clang");
+
+	free(out);
+	return clang;
+}
+
 static int command_profile_or_macros(int argc, char **argv, bool macros_only)
 {
 	struct site_table table = { 0 };
@@ -247,6 +259,16 @@ static int command_profile_or_macros(int argc, char **argv, bool macros_only)
 	count = cli_parse(macros_only ? &macros_command : &profile_command, argc, argv, &sources);
 	profile_options.macros_only = macros_only;
 	table.profile = !macros_only;
+	/* The branch of each hint comes from gcc's dumps of the code its
+	   coverage pass instruments (-fdump-tree-gimple-lineno,
+	   -fdump-ipa-profile-details-blocks-lineno): clang writes none. */
+	if (!macros_only && is_clang(profile_options.cc)) {
+		error("profile: %s is clang, and profile mode reads gcc's dumps of the branches its coverage pass "
+		      "instruments (-fdump-tree-gimple-lineno, -fdump-ipa-profile), which clang has no counterpart "
+		      "of: count a clang build in counting mode (likely-check cflags and ldflags, or likely-check "
+		      "run), which gives the same numbers", profile_options.cc);
+		return EXIT_INPUT;
+	}
 	for (i = 0; i < count; i++)
 		if (given_before(sources, i) || profile_source(&table, sources[i], &profile_options) < 0)
 			status = EXIT_INPUT;

@@ -19,8 +19,12 @@ OBJS += pagein/pagein-report.o pagein/launch.o
 pagein/pg_main.o: pagein/pg_main.c .deps-ok
 	$(CC) $(PAGEIN_TOOL_CFLAGS) -c -o $@ $<
 
+# The --wrap options: see pg_main.c (valgrind 3.19 and clang's DWARF 5).
+PAGEIN_TOOL_WRAPS = -Wl,--wrap=vgModuleLocal_read_debuginfo_dwarf3 -Wl,--wrap=vgModuleLocal_new_dwarf3_reader \
+	-Wl,--wrap=vgModuleLocal_read_elf_debug_info -Wl,--wrap=vgPlain_exit
+
 $(PAGEIN_TOOL): pagein/pg_main.o
-	$(CC) -o $@ $< -static -nodefaultlibs -nostartfiles -u _start -Wl,--build-id=none \
+	$(CC) -o $@ $< -static -nodefaultlibs -nostartfiles -u _start -Wl,--build-id=none $(PAGEIN_TOOL_WRAPS) \
 		-Wl,-Ttext-segment=0x58000000 $(VG_LIBDIR)/libcoregrind-$(VG_PLATFORM).a \
 		$(VG_LIBDIR)/libvex-$(VG_PLATFORM).a -lgcc $(VG_LIBDIR)/libgcc-sup-$(VG_PLATFORM).a
 

@@ -190,6 +190,32 @@ static bool began_by_tool(const char *path)
 	return ours;
 }
 
+/* The file whose debug information valgrind gave up on, as the tool's
+   last line of the trace names it ("# unreadable-debuginfo PATH"), or
+   NULL: a new string. */
+static char *unreadable_debuginfo(const char *path)
+{
+	static const char mark[] = "# unreadable-debuginfo ";
+	FILE *f = fopen(path, "r");
+	char *line = NULL, *found = NULL;
+	size_t cap = 0;
+	ssize_t len;
+
+	if (!f)
+		return NULL;
+	while ((len = getline(&line, &cap, f)) > 0) {
+		if (line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (!strncmp(line, mark, sizeof(mark) - 1)) {
+			free(found);
+			found = xstrdup(line + sizeof(mark) - 1);
+		}
+	}
+	free(line);
+	fclose(f);
+	return found;
+}
+
 /* No trace at path after a run of program (process pid) that ended with
    status.  The tool writes path.tmp.PID from its start and renames it at
    the end: one left means the process went on without the tool, or was
@@ -198,10 +224,15 @@ static void report_no_trace(const char *path, long pid, const char *program, int
 {
 	char *partial = xasprintf("%s.tmp.%ld", path, pid), *interpreter = script_interpreter(program), *how;
 	bool started = began_by_tool(partial), follows = trace_children == YES;
+	char *unreadable = started ? unreadable_debuginfo(partial) : NULL;
 
 	if (started)
 		unlink(partial);
-	if (started && !follows && interpreter && status < 128) {
+	if (unreadable) {
+		error("%s: no trace written: valgrind cannot read the debug information of %s and gave up (valgrind "
+		      "before 3.20 misreads the DWARF 5 of clang 14 and later): rebuild it with -gdwarf-4, or trace "
+		      "a copy without debug information (objcopy --strip-debug)", path, unreadable);
+	} else if (started && !follows && interpreter && status < 128) {
 		error("%s: no trace written: %s is a script (#!%s) that ran its program with exec, which valgrind "
 		      "follows only with --trace-children=yes: trace the program itself (a libtool wrapper: "
 		      "./libtool --mode=execute pagein ... -- %s, or the binary under .libs/), or run pagein "
@@ -214,6 +245,7 @@ static void report_no_trace(const char *path, long pid, const char *program, int
 		error("%s: no trace written: %s: %s", path, program, how);
 		free(how);
 	}
+	free(unreadable);
 	free(interpreter);
 	free(partial);
 }

@@ -1393,6 +1393,60 @@ static void pg_post_clo_init(void)
 	out_open();
 }
 
+/* valgrind 3.19 reads the line tables and the compile units of a file's
+   DWARF as it maps the file, and its reader misreads the DWARF 5 that
+   clang 14 and later write by default (DW_FORM_strx1, addrx, rnglistx in
+   the compile unit's first entry): it reads past the file and then ends
+   the whole run ("Possibly corrupted debuginfo file ... Giving up").
+   pagein needs the symbol table (.symtab, .dynsym: names and function
+   entries) and the call frames (.eh_frame: unwinding), which it reads
+   apart, and no line numbers, variables nor inlined frames: the link
+   (pagein/build.mk, --wrap) routes the core's calls of these two readers
+   here, where they read nothing.  The program traced is the real one, at
+   its own path, with its own addresses. */
+void __wrap_vgModuleLocal_read_debuginfo_dwarf3(void);
+void __wrap_vgModuleLocal_read_debuginfo_dwarf3(void)
+{
+}
+
+void __wrap_vgModuleLocal_new_dwarf3_reader(void);
+void __wrap_vgModuleLocal_new_dwarf3_reader(void)
+{
+}
+
+/* The file whose debug information valgrind is reading, or NULL: if it
+   gives up on it (it ends the run with VG_(exit)), the trace says so in a
+   last line, "# unreadable-debuginfo PATH", which the launcher reports
+   instead of guessing why no trace came. */
+static const DebugInfo *reading_debuginfo;
+
+Bool __real_vgModuleLocal_read_elf_debug_info(DebugInfo *di);
+Bool __wrap_vgModuleLocal_read_elf_debug_info(DebugInfo *di);
+Bool __wrap_vgModuleLocal_read_elf_debug_info(DebugInfo *di)
+{
+	Bool read;
+
+	reading_debuginfo = di;
+	read = __real_vgModuleLocal_read_elf_debug_info(di);
+	reading_debuginfo = NULL;
+	return read;
+}
+
+void __real_vgPlain_exit(Int status) __attribute__((noreturn));
+void __wrap_vgPlain_exit(Int status) __attribute__((noreturn));
+void __wrap_vgPlain_exit(Int status)
+{
+	if (reading_debuginfo && out_fd >= 0) {
+		const HChar *path = VG_(DebugInfo_get_filename)(reading_debuginfo);
+
+		line_add("# unreadable-debuginfo ");
+		line_field(path ? path : "?", 4 * 4096);
+		line_end();
+		out_flush();
+	}
+	__real_vgPlain_exit(status);
+}
+
 static void pg_fini(Int exitcode)
 {
 	(void)exitcode;
