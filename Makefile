@@ -13,7 +13,7 @@ WARN = -Wall -Wextra -Wno-sign-compare -Wno-missing-field-initializers
 # the one place the version is written
 VERSION := $(shell cat VERSION)
 VERSION_DEF = -DLINKOPT_VERSION='"$(VERSION)"'
-ALL_CFLAGS = -std=gnu11 $(WARN) -Ilib $(VERSION_DEF) $(CFLAGS)
+ALL_CFLAGS = -std=gnu11 $(WARN) -Ilib $(VERSION_DEF) $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS)
 ifeq ($(SAN),1)
 ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
