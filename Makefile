@@ -95,6 +95,11 @@ bench-coldstart: all
 bench-pfstat: all
 	TOP='$(CURDIR)' bench/pfstat/run
 
+# make deb: linkopt's Debian package (debian/), built in a copy of the tree
+# into deb/ (scripts/build-deb).
+deb:
+	scripts/build-deb deb
+
 install:: all
 	install -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(PREFIX)/share/man/man1'
 	install -m 755 $(BIN_PROGS) '$(DESTDIR)$(BINDIR)/'
@@ -103,4 +108,4 @@ install:: all
 clean::
 	rm -f $(PROGS) $(OBJS) $(OBJS:.o=.d) $(LIB) .flags .deps-ok
 
-.PHONY: all build deps check demo hostile-matrix buildsys-matrix bench-deporder bench-pagein bench-coldstart bench-pfstat install clean FORCE
+.PHONY: all build deps check deb demo hostile-matrix buildsys-matrix bench-deporder bench-pagein bench-coldstart bench-pfstat install clean FORCE
