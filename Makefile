@@ -96,9 +96,13 @@ bench-pfstat: all
 	TOP='$(CURDIR)' bench/pfstat/run
 
 # make deb: linkopt's Debian package (debian/), built in a copy of the tree
-# into deb/ (scripts/build-deb).
+# into deb/; make check-deb builds it, runs lintian, installs it on this
+# machine (root), runs the flow from it and removes it (tests/t-deb.sh).
 deb:
 	scripts/build-deb deb
+
+check-deb:
+	TEST_DEB=1 TEST_TIMEOUT=$${TEST_TIMEOUT:-1800} TOP='$(CURDIR)' tests/run -v t-deb
 
 install:: all
 	install -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(PREFIX)/share/man/man1'
@@ -108,4 +112,4 @@ install:: all
 clean::
 	rm -f $(PROGS) $(OBJS) $(OBJS:.o=.d) $(LIB) .flags .deps-ok
 
-.PHONY: all build deps check deb demo hostile-matrix buildsys-matrix bench-deporder bench-pagein bench-coldstart bench-pfstat install clean FORCE
+.PHONY: all build deps check check-deb deb demo hostile-matrix buildsys-matrix bench-deporder bench-pagein bench-coldstart bench-pfstat install clean FORCE
