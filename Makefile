@@ -13,7 +13,7 @@ WARN = -Wall -Wextra -Wno-sign-compare -Wno-missing-field-initializers
 # the one place the version is written
 VERSION := $(shell cat VERSION)
 VERSION_DEF = -DLINKOPT_VERSION='"$(VERSION)"'
-ALL_CFLAGS = -std=gnu11 $(WARN) -Ilib $(VERSION_DEF) $(CFLAGS)
+ALL_CFLAGS = -std=gnu11 $(WARN) -Ilib $(VERSION_DEF) $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(LDFLAGS)
 ifeq ($(SAN),1)
 ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -96,6 +96,15 @@ bench-coldstart: all
 bench-pfstat: all
 	TOP='$(CURDIR)' bench/pfstat/run
 
+# make deb: linkopt's Debian package (debian/), built in a copy of the tree
+# into deb/; make check-deb builds it, runs lintian, installs it on this
+# machine (root), runs the flow from it and removes it (tests/t-deb.sh).
+deb:
+	scripts/build-deb deb
+
+check-deb:
+	TEST_DEB=1 TEST_TIMEOUT=$${TEST_TIMEOUT:-1800} TOP='$(CURDIR)' tests/run -v t-deb
+
 install:: all
 	install -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(PREFIX)/share/man/man1'
 	install -m 755 $(BIN_PROGS) '$(DESTDIR)$(BINDIR)/'
@@ -104,4 +113,4 @@ install:: all
 clean::
 	rm -f $(PROGS) $(OBJS) $(OBJS:.o=.d) $(LIB) .flags .deps-ok
 
-.PHONY: all build deps check demo hostile-matrix buildsys-matrix bench-deporder bench-pagein bench-coldstart bench-pfstat install clean FORCE
+.PHONY: all build deps check check-deb deb demo hostile-matrix buildsys-matrix bench-deporder bench-pagein bench-coldstart bench-pfstat install clean FORCE

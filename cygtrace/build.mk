@@ -2,7 +2,7 @@
 # offline resolver.  The runtime is loaded into users' programs: it is built
 # without sanitizers and without instrumentation, whatever SAN says.
 CYGTRACE_RUNTIME_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Wno-sign-compare -fPIC \
-	-fno-instrument-functions -fvisibility=hidden -ftls-model=initial-exec $(VERSION_DEF) $(filter-out -fsanitize%,$(CFLAGS))
+	-fno-instrument-functions -fvisibility=hidden -ftls-model=initial-exec $(VERSION_DEF) $(CPPFLAGS) $(filter-out -fsanitize%,$(CFLAGS))
 
 PROGS += cygtrace/libcygtrace.so cygtrace/libcygtrace.a cygtrace/cygtrace-resolve
 BIN_PROGS += cygtrace/cygtrace-resolve
@@ -13,7 +13,7 @@ cygtrace/runtime.pic.o: cygtrace/runtime.c .flags
 	$(CC) $(CYGTRACE_RUNTIME_CFLAGS) -c -o $@ $<
 
 cygtrace/libcygtrace.so: cygtrace/runtime.pic.o
-	$(CC) -shared -Wl,-soname,libcygtrace.so -o $@ $< -lpthread
+	$(CC) -shared -Wl,-soname,libcygtrace.so $(filter-out -fsanitize%,$(LDFLAGS)) -o $@ $< -lpthread
 
 cygtrace/libcygtrace.a: cygtrace/runtime.pic.o
 	rm -f $@ && ar rcs $@ $<

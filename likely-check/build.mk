@@ -15,7 +15,7 @@ likely-check/likely-check: $(LIKELY_CHECK_OBJS) $(LIB)
 # is built without the sanitizers even under SAN=1: an ASan runtime cannot be
 # preloaded into a program that was not built with it.
 likely-check/liblikely-check.so: likely-check/runtime.c likely-check/likely-check.h .flags
-	$(CC) -std=gnu11 $(WARN) $(CFLAGS) -fPIC -shared -fvisibility=default \
+	$(CC) -std=gnu11 $(WARN) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -fPIC -shared -fvisibility=default \
 		-o $@ likely-check/runtime.c -lpthread
 
 install::

@@ -44,12 +44,22 @@ pagein/pagein-report: pagein/pagein-report.o $(LIB)
 
 # Installed under PREFIX, never into the system's valgrind folder: a folder
 # for VALGRIND_LIB as in the build tree, the stock files linked, which the
-# launcher finds beside its own ../lib/linkopt.
+# launcher finds beside its own ../lib/linkopt.  A distribution's package,
+# which owns the system's valgrind folder through its dependency on valgrind,
+# sets PAGEIN_TOOLDIR=$(VG_LIBEXEC) instead: the tool goes beside
+# valgrind's own, where `valgrind --tool=pagein` and the launcher find it,
+# and no folder of links is made.
 PAGEIN_VGLIB = $(PREFIX)/lib/linkopt/valgrind
+PAGEIN_TOOLDIR ?=
 install::
+ifeq ($(PAGEIN_TOOLDIR),)
 	install -d '$(DESTDIR)$(PAGEIN_VGLIB)'
 	for f in $(VG_LIBEXEC)/*; do case $$f in */pagein-*) ;; *) ln -sfn "$$f" '$(DESTDIR)$(PAGEIN_VGLIB)/';; esac; done
 	install -m 755 $(PAGEIN_TOOL) '$(DESTDIR)$(PAGEIN_VGLIB)/'
+else
+	install -d '$(DESTDIR)$(PAGEIN_TOOLDIR)'
+	install -m 755 $(PAGEIN_TOOL) '$(DESTDIR)$(PAGEIN_TOOLDIR)/'
+endif
 	install -d '$(DESTDIR)$(PREFIX)/share/man/man1'
 	printf '.so man1/pagein.1\n' > '$(DESTDIR)$(PREFIX)/share/man/man1/pagein-report.1'
 

@@ -3,7 +3,7 @@
 PROGS += prefetch/linkopt-prefetch.o
 
 prefetch/linkopt-prefetch.o: prefetch/prefetch.c .flags
-	$(CC) -std=gnu11 $(WARN) -O2 -fPIC $(filter-out -fsanitize%,$(CFLAGS)) -c -o $@ $<
+	$(CC) -std=gnu11 $(WARN) -O2 -fPIC $(CPPFLAGS) $(filter-out -fsanitize%,$(CFLAGS)) -c -o $@ $<
 
 install::
 	install -d '$(DESTDIR)$(PREFIX)/lib/linkopt'

@@ -360,7 +360,7 @@ expect_lines() {
 install_copy() {
 	local dest=$PWD/dest prefix=/opt/linkopt
 	mkdir tree
-	tar -C "$TOP" --exclude=./cache --exclude=./fuzz/work --exclude=./fuzz/work2 --exclude=./fuzz/build \
+	tar -C "$TOP" --exclude=./cache --exclude=./deb --exclude=./fuzz/work --exclude=./fuzz/work2 --exclude=./fuzz/build \
 		--exclude=./.git -cf - . | tar -C tree -xf - || fail "cannot copy the tree"
 	make -s -C tree install DESTDIR="$dest" PREFIX="$prefix" > install.log 2>&1 ||
 		fail "make install: $(tail -5 install.log)"
