@@ -617,7 +617,7 @@ static double measure_line(const struct search *s, const char *line, char **why)
 		argv[k++] = "--cold";
 		argv[k++] = (char *)s->outputs[i].path;
 	}
-	argv[k++] = "--device-readahead";
+	argv[k++] = "--read-ahead-kb";
 	argv[k++] = xasprintf("%lu", s->so->read_ahead_kb);
 	argv[k++] = "--format=json";
 	argv[k++] = "--";

@@ -1,0 +1,35 @@
+#!/bin/bash
+# mk/startup.mk with STARTUP_PLACEMENT=best: one switch gives the search
+# of linkopt-startup --placement=best (STARTUP_WORKLOAD_1 a second
+# training workload, STARTUP_HELD_OUT_1 a held-out one): a layout is
+# chosen and named, the table kept in .linkopt/prog.best.txt, the program
+# prints the same and touches fewer code pages; make startup again does
+# nothing; a placement that is not one is refused.
+. "$(dirname "$0")/lib.sh"
+. "$TESTDIR/pagein-lib.sh"
+. "$TESTDIR/startup-lib.sh"
+need_pagein make
+
+startup_project
+gcc -o plain main.o libwork.a || fail "the plain link"
+run_ok want.out ./plain x
+args=(STARTUP_PLACEMENT=best 'STARTUP_WORKLOAD_1=$(STARTUP_PROGRAM) a b' 'STARTUP_HELD_OUT_1=$(STARTUP_PROGRAM) x y z')
+make -s startup "${args[@]}" > make.out 2>&1 || fail "make startup STARTUP_PLACEMENT=best: $(tail -20 make.out)"
+expect_grep '^chosen: [a-z+-]' make.out
+grep -q '^chosen: the plain link' make.out && fail "the search kept the plain link: $(cat make.out)"
+[[ -s .linkopt/prog.best.txt && -s .linkopt/prog.state ]] || fail "no search records: $(ls -a .linkopt)"
+grep -q -- '--held-out' make.out && fail "the options leaked into the output"
+row=$(grep '^\*' make.out) || fail "no row marked chosen"
+read -r _ name code_train code_held _ <<< "$row"
+plain=$(awk '$1 == "plain" { print $5 }' make.out)
+[[ -n $plain && $code_held != - ]] || fail "no figures: $row"
+awk -v a="$code_train" -v p="$plain" 'BEGIN { exit !(a < p) }' ||
+	fail "the chosen layout ($name) touches $code_train code pages, plain $plain"
+expect_output want.out got.out "the chosen layout's output" ./prog x
+make -s startup "${args[@]}" > again.out 2>&1 || fail "make startup again: $(tail -5 again.out)"
+expect_grep '(unchanged)' again.out
+status=0
+make -s startup STARTUP_PLACEMENT=fastest > bad.out 2>&1 || status=$?
+((status != 0)) || fail "STARTUP_PLACEMENT=fastest was taken"
+expect_grep 'STARTUP_PLACEMENT = fastest: not one of head cold-start data-first best' bad.out
+exit 0
