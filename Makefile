@@ -67,10 +67,19 @@ $(LIB): $(LIB_OBJS)
 
 -include $(OBJS:.o=.d)
 
+# make check: every test but the slow ones (a "# slow test:" line in the
+# test's header: the hostile-conditions matrix, the fuzz smoke run), two at
+# a time (tests/run -j), longest first; make check-slow runs the slow ones,
+# make check TEST_SLOW=1 all of them.  TESTS=t-foo names the tests to run.
 check:
 	@$(MAKE) --no-print-directory deps
 	@$(MAKE) --no-print-directory all unit-build
 	TOP='$(CURDIR)' tests/run $(TESTS)
+
+check-slow:
+	@$(MAKE) --no-print-directory deps
+	@$(MAKE) --no-print-directory all unit-build
+	TOP='$(CURDIR)' tests/run -s
 
 demo:
 	@$(MAKE) --no-print-directory deps
@@ -113,4 +122,4 @@ install:: all
 clean::
 	rm -f $(PROGS) $(OBJS) $(OBJS:.o=.d) $(LIB) .flags .deps-ok
 
-.PHONY: all build deps check check-deb deb demo hostile-matrix buildsys-matrix bench-deporder bench-pagein bench-coldstart bench-pfstat install clean FORCE
+.PHONY: all build deps check check-slow check-deb deb demo hostile-matrix buildsys-matrix bench-deporder bench-pagein bench-coldstart bench-pfstat install clean FORCE

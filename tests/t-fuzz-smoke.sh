@@ -6,6 +6,7 @@
 # broken invariant, timeout or running out of memory.  Each harness's run
 # is one line of the work folder's history and of FUZZ_RECORD, which
 # fuzz/table sums.  Skipped without clang's libFuzzer.
+# slow test: make check leaves it out; make check-slow (tests/run -s) runs it.
 . "$(dirname "$0")/lib.sh"
 FUZZ_CC=${FUZZ_CC:-clang}
 need "$FUZZ_CC"

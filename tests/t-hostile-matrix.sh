@@ -7,6 +7,7 @@
 # the host's output and exit status as without the tool, every file
 # written complete or absent.  The table is printed here and copied to
 # tests/hostile-matrix.log in the tree, to be quoted.
+# slow test: make check leaves it out; make check-slow (tests/run -s) runs it.
 . "$(dirname "$0")/lib.sh"
 need gcc objdump timeout
 # the unprivileged user of the "unwritable" cells reaches the programs
