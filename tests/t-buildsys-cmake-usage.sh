@@ -44,7 +44,7 @@ refused 'linkopt_startup(TARGET prog RUN $<TARGET_FILE:prog>)
 linkopt_startup(TARGET prog NAME again RUN $<TARGET_FILE:prog>)' \
 	'linkopt_startup: prog is already ordered by another linkopt_startup call'
 refused 'linkopt_startup(TARGET prog PLACEMENT tail RUN $<TARGET_FILE:prog>)' \
-	'linkopt_startup: PLACEMENT tail: not head, cold-start or data-first'
+	'linkopt_startup: PLACEMENT tail: not head, cold-start, data-first or best'
 refused 'linkopt_startup(TARGET prog PLACEMENT cold-start READ_AHEAD_KB 12x RUN $<TARGET_FILE:prog>)' \
 	'linkopt_startup: READ_AHEAD_KB 12x: not a number of KiB'
 configure 'linkopt_startup(TARGET fshared prog LINKER gold PLACEMENT cold-start READ_AHEAD_KB 64
