@@ -265,7 +265,14 @@ void check_run(const struct check_setup *setup, const char *file, struct check_r
 	unlink(lib_link);
 	if (!target || symlink(target, binary) < 0 || symlink(target, lib_link) < 0)
 		fatal("%s: cannot link to %s: %s", binary, file, strerror(errno));
-	progress_start("linkopt-bolt: check: %s", cmd);
+	/* the label names the file under test, not the check's link to it */
+	{
+		char *shown_file = relative_to_here(target), *shown = expand(setup->command, shown_file, lib_folder);
+
+		progress_start("linkopt-bolt: check: %s", shown);
+		free(shown);
+		free(shown_file);
+	}
 	proc_exec(&rq, &r);
 	progress_stop();
 	run->status = r.status;
