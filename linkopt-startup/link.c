@@ -141,6 +141,18 @@ static bool newer_than_inputs(const char *path, const char *cwd, char *const *ar
 	return newer;
 }
 
+/* The order file of an output for the job's linker and placement. */
+char *order_path(const struct startup_job *job, const char *name)
+{
+	char *suffix = xasprintf("%s%s%s.order", startup_linker_names[job->linker],
+				 job->placement == PLACEMENT_HEAD ? "" : ".",
+				 job->placement == PLACEMENT_HEAD ? "" : startup_placement_names[job->placement]);
+	char *path = record_path(job->dir, name, suffix);
+
+	free(suffix);
+	return path;
+}
+
 /* The name in the job's folder of the output at path (a --target with a
    slash): the record whose output it is; dies when none is. */
 static const char *name_of_path(const struct startup_job *job, const char *path)

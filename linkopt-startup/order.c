@@ -13,17 +13,6 @@
 #include <string.h>
 #include <unistd.h>
 
-char *order_path(const struct startup_job *job, const char *name)
-{
-	char *suffix = xasprintf("%s%s%s.order", startup_linker_names[job->linker],
-				 job->placement == PLACEMENT_HEAD ? "" : ".",
-				 job->placement == PLACEMENT_HEAD ? "" : startup_placement_names[job->placement]);
-	char *path = record_path(job->dir, name, suffix);
-
-	free(suffix);
-	return path;
-}
-
 int order_make_checked(const struct startup_job *job, struct startup_output *o, const struct startup_run *run)
 {
 	int n = linkcmd_count(o->argv), k = 0, i;

@@ -73,6 +73,9 @@ struct startup_run {
 void startup_step(const struct startup_job *job, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* link.c */
+/* The order file of o for the job's linker and placement: a new string. */
+char *order_path(const struct startup_job *job, const char *name);
+
 /* Finds pagein, deporder, linkopt-prefetch.o and linkopt-bolt beside this
    program (installed) or in the build tree; dies naming what is missing. */
 void link_find_tools(struct startup_job *job);
@@ -125,8 +128,6 @@ int run_check(const struct startup_job *job, const char *out);
 bool run_same_output(const char *a, const char *b);
 
 /* order.c */
-/* The order file of o for the job's linker and placement: a new string. */
-char *order_path(const struct startup_job *job, const char *name);
 /* Orders o with deporder from the run's traces that hold its plain link,
    into o->order; dies when the workload did not run it. */
 void order_make(const struct startup_job *job, struct startup_output *o, const struct startup_run *run);
