@@ -676,29 +676,52 @@ static bool measure(struct search *s, struct candidate *c)
 	return true;
 }
 
-/* Median seconds of runs of the steady workload with what is in place. */
-static double steady_seconds(const struct search *s)
+/* The CPU seconds (user and system, the workload's processes together)
+   of one run of the steady workload with what is in place; -1 when it
+   fails.  CPU time, not wall time: the machine may be shared. */
+static double steady_once(const struct search *s)
 {
-	double times[5];
+	char *argv[] = { "sh", "-c", (char *)s->so->steady, NULL };
+	struct proc_request request = { .argv = argv, .stdin_null = true, .out = PROC_DISCARD };
+	struct proc_result result;
+
+	if (proc_exec(&request, &result) != 0)
+		return -1;
+	return result.usage.ru_utime.tv_sec + result.usage.ru_utime.tv_usec / 1e6 + result.usage.ru_stime.tv_sec +
+	       result.usage.ru_stime.tv_usec / 1e6;
+}
+
+static double median5(double *v)
+{
 	int r, k;
 
-	for (r = 0; r < 5; r++) {
-		char *argv[] = { "sh", "-c", (char *)s->so->steady, NULL };
-		struct proc_request request = { .argv = argv, .stdin_null = true, .out = PROC_DISCARD };
-		struct proc_result result;
-
-		if (proc_exec(&request, &result) != 0)
-			return -1;
-		times[r] = result.seconds;
-	}
 	for (r = 1; r < 5; r++)
-		for (k = r; k > 0 && times[k] < times[k - 1]; k--) {
-			double t = times[k];
+		for (k = r; k > 0 && v[k] < v[k - 1]; k--) {
+			double t = v[k];
 
-			times[k] = times[k - 1];
-			times[k - 1] = t;
+			v[k] = v[k - 1];
+			v[k - 1] = t;
 		}
-	return times[2];
+	return v[2];
+}
+
+/* c's steady-state time against the plain link's: five runs of each,
+   taking turns, the ratio of the medians; -1 when a run fails.  c is in
+   place after. */
+static double steady_ratio(const struct search *s, const struct candidate *c)
+{
+	double plain[5], mine[5];
+	int r;
+
+	for (r = 0; r < 5; r++) {
+		install(s, s->plain.files);
+		plain[r] = steady_once(s);
+		install(s, c->files);
+		mine[r] = steady_once(s);
+		if (plain[r] < 0 || mine[r] < 0)
+			return -1;
+	}
+	return median5(plain) > 0 ? median5(mine) / median5(plain) : -1;
 }
 
 static int compare_candidates(const void *a, const void *b)
@@ -744,8 +767,8 @@ static void print_row(const struct search *s, FILE *out, const struct candidate 
 	print_figure(out, c->s.measured_train, 6, scored);
 	print_figure(out, c->s.cold_held, 6, scored && held);
 	print_figure(out, c->s.measured_held, 6, scored && held);
-	if (scored && c->s.steady >= 0 && s->plain.s.steady > 0)
-		fprintf(out, " %6.3fx", c->s.steady / s->plain.s.steady);
+	if (scored && c->s.steady >= 0)
+		fprintf(out, " %6.3fx", c->s.steady);
 	else
 		fprintf(out, " %7s", "-");
 	fprintf(out, " %5.0fs", c->seconds);
@@ -1028,7 +1051,7 @@ static void try_candidate(struct search *s, struct candidate *c, size_t i)
 	if (!c->failed) {
 		install(s, c->files);
 		if (check(s, c, i) && score(s, c, NULL) && s->so->steady)
-			c->s.steady = steady_seconds(s);
+			c->s.steady = steady_ratio(s, c);
 	}
 	c->seconds = proc_now() - t;
 }
@@ -1052,7 +1075,7 @@ static bool eligible(const struct search *s, struct candidate *c)
 {
 	if (c->failed || !c->s.scored)
 		return false;
-	if (s->so->steady && s->plain.s.steady > 0 && c->s.steady > s->plain.s.steady * 1.03) {
+	if (s->so->steady && c->s.steady > 1.03) {
 		if (!c->why)
 			c->why = xstrdup("slower than plain in the steady state: not chosen");
 		return false;
@@ -1097,8 +1120,11 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 	}
 	s.plain.s.measured_train = s.plain.s.measured_held = s.plain.s.steady = -1;
 	score(&s, &s.plain, s.variants[0].train);
-	if (so->steady)
-		s.plain.s.steady = steady_seconds(&s);
+	if (so->steady) {
+		if (steady_once(&s) < 0)
+			fatal("the steady workload fails with the plain outputs: %s", so->steady);
+		s.plain.s.steady = 1;
+	}
 	if (s.measure)
 		measure(&s, &s.plain);
 	s.plain.seconds = proc_now() - start;
@@ -1174,7 +1200,7 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 		print_row(&s, out, ranked[i], ranked[i] == best);
 	fprintf(out, "(code: code pages touched; cold: file pages a cold start reads at %lu KiB, as the model predicts "
 		"from the trace, and as measured on a loop device (root only; the model's best three); means over %zu "
-		"training and %zu held-out workloads; steady: median time against plain; cost: seconds to make and "
+		"training and %zu held-out workloads; steady: CPU time against plain, medians of five runs each taking turns; cost: seconds to make and "
 		"score; the search took %.0f s)\n", so->read_ahead_kb, so->train_count, so->held_count,
 		proc_now() - start);
 	if (!best) {

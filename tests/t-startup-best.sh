@@ -105,8 +105,12 @@ expect_grep '(unchanged)' again.out
 readelf -d prog | grep -q RELR && fail "--undo left the relr link in place"
 "${cc[@]}" -o prog main.o work.o table.o || fail "link again through linkopt-cc"
 run_ok check.out "$LINKOPT_STARTUP" --dir="$dir" --target=prog --placement=best --no-bolt \
-	--check='readelf -d ./prog | grep -c RELR || true' --workload='./prog a b' -- ./prog a
+	--check='readelf -d ./prog | grep -c RELR || true' --workload='./prog a b' --steady='./prog s' -- ./prog a
 cat check.out
+# the steady workload is timed against plain, taking turns, for every
+# candidate that was scored
+grep -E '^[ *] (head|cold-start|data-first) ' check.out | grep -vE ' [0-9]+\.[0-9]{3}x ' &&
+	fail "a scored candidate without its steady ratio"
 grep -q '^chosen: ' check.out || fail "no choice said"
 chosen=$(sed -n 's/^chosen: \([^:(]*\)[:(].*/\1/p' check.out)
 [[ -n $chosen && $chosen != *relr* ]] || fail "with a check that differs under relr, the search chose '$chosen'"
