@@ -1,4 +1,5 @@
 /* ccdriver: the linker command a compiler driver would run, from -###. */
+#include "linkcmd.h"
 #include "linkmodel.h"
 #include "proc.h"
 
@@ -139,57 +140,27 @@ static bool runs_the_link(char **cc_argv)
 	return true;
 }
 
-/* Appends args to *list, each @FILE that can be read replaced by its
-   arguments, as the driver expands them: with @FILE, gcc -### names a
-   response file of its own for the linker, removed when it exits.  A
-   file deeper than 32 files is an error, false. */
-static bool expand_response_files(char **args, int count, char ***list, size_t *n, size_t *capacity, int depth)
-{
-	int i, k, inner_count;
-	char **inner;
-	bool ok = true;
-
-	for (i = 0; i < count && ok; i++) {
-		if (args[i][0] != '@' || !args[i][1] || !inputs_read_response_file(args[i] + 1, &inner, &inner_count)) {
-			*ARRAY_PUSH(*list, *n, *capacity) = xstrdup(args[i]);
-			continue;
-		}
-		if (depth >= 32) {
-			error("--cc: %s: response files nested too deeply: does one include itself?", args[i]);
-			ok = false;
-		} else {
-			ok = expand_response_files(inner, inner_count, list, n, capacity, depth + 1);
-		}
-		for (k = 0; k < inner_count; k++)
-			free(inner[k]);
-		free(inner);
-	}
-	return ok;
-}
-
 char **ccdriver_link_args(char **cc_argv, int *argc_out)
 {
-	int cc_argc = 0;
-	char **result, **argv;
+	char **result, **argv, *why;
 	bool compiles = false;
 	struct proc_request rq = { .stdin_null = true, .out = PROC_CAPTURE, .err = PROC_TO_STDOUT };
 	struct proc_result run;
+	size_t n, capacity;
 
-	size_t n = 0, capacity = 0, i;
-
-	while (cc_argv[cc_argc])
-		cc_argc++;
 	if (runs_the_link(cc_argv))
 		return NULL;
-	argv = NULL;
-	*ARRAY_PUSH(argv, n, capacity) = xstrdup(cc_argv[0]);
-	if (!expand_response_files(cc_argv + 1, cc_argc - 1, &argv, &n, &capacity, 0)) {
-		for (i = 0; i < n; i++)
-			free(argv[i]);
-		free(argv);
+	/* With @FILE, gcc -### names a response file of its own for the
+	   linker, removed when it exits: the driver is given the words. */
+	argv = linkcmd_expand(cc_argv, &why);
+	if (!argv) {
+		error("--cc: %s", why);
+		free(why);
 		return NULL;
 	}
-	*ARRAY_PUSH(argv, n, capacity) = xstrdup("-###");
+	n = (size_t)linkcmd_count(argv);
+	capacity = n + 1;
+	argv[n++] = xstrdup("-###"); /* in the NULL's place */
 	*ARRAY_PUSH(argv, n, capacity) = NULL;
 	rq.argv = argv;
 	/* The driver prints its commands on stderr; taken together with
@@ -201,14 +172,10 @@ char **ccdriver_link_args(char **cc_argv, int *argc_out)
 		      failure);
 		free(failure);
 		proc_result_free(&run);
-		for (i = 0; argv[i]; i++)
-			free(argv[i]);
-		free(argv);
+		linkcmd_free(argv);
 		return NULL;
 	}
-	for (i = 0; argv[i]; i++)
-		free(argv[i]);
-	free(argv);
+	linkcmd_free(argv);
 	result = linker_line(run.out, argc_out, &compiles);
 	proc_result_free(&run);
 	if (compiles) {

@@ -1,6 +1,7 @@
 /* inputs: GNU ld's command line and implicit linker scripts, turned into a
    tree of inputs; library search; opening and classifying files. */
 #include "linkmodel.h"
+#include "linkcmd.h"
 #include "linker.h"
 
 #include <elf.h>
@@ -158,52 +159,6 @@ static void warn_skipped(const char *arg, const char *value)
 	*slot = name;
 	if (!inputs_quiet)
 		warn("ignoring ld option '%s': deporder does not model it; the closure may differ from ld's", name);
-}
-
-bool inputs_read_response_file(const char *path, char ***out, int *count)
-{
-	FILE *f = fopen(path, "r");
-	char **args = NULL;
-	size_t n = 0, cap = 0, len = 0, bufcap = 0;
-	char *buf = NULL;
-	int c, quote = 0;
-	bool in_word = false;
-
-	if (!f)
-		return false;
-	/* An empty quoted argument ('') is copied from the buffer: never NULL. */
-	grow_array(&buf, &bufcap, 1, 1);
-	while ((c = getc(f)) != EOF) {
-		if (!quote && (c == ' ' || c == '\t' || c == '\n' || c == '\r')) {
-			if (in_word) {
-				*ARRAY_PUSH(args, n, cap) = xstrndup(buf, len);
-				len = 0;
-				in_word = false;
-			}
-			continue;
-		}
-		in_word = true;
-		if (c == '\\') {
-			c = getc(f);
-			if (c == EOF)
-				break;
-		} else if (quote && c == quote) {
-			quote = 0;
-			continue;
-		} else if (!quote && (c == '"' || c == '\'')) {
-			quote = c;
-			continue;
-		}
-		grow_array(&buf, &bufcap, len + 1, 1);
-		buf[len++] = (char)c;
-	}
-	if (in_word)
-		*ARRAY_PUSH(args, n, cap) = xstrndup(buf, len);
-	free(buf);
-	fclose(f);
-	*out = args;
-	*count = (int)n;
-	return true;
 }
 
 static void add_string(char ***list, size_t *count, size_t *capacity, const char *s)
@@ -385,7 +340,7 @@ static bool response_file(struct parse_context *c, const char *path, int *rc)
 	char **args;
 	int count, k;
 
-	if (!inputs_read_response_file(path, &args, &count))
+	if (!linkcmd_read_response_file(path, &args, &count))
 		return false;
 	if (c->response_depth >= 32) {
 		error("@%s: response files nested too deeply: does one include itself?", path);

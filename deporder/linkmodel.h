@@ -127,11 +127,6 @@ int inputs_open(struct link_options *options, bool keep_going);
    shared libraries, archive members); options may be NULL. */
 void inputs_free(struct link_options *options);
 
-/* Reads the @FILE path (whitespace-separated arguments, quoted with ' or
-   ", \ escaping the next byte, as gcc and ld read them) into a new vector
-   of *count new strings; false if it cannot be opened. */
-bool inputs_read_response_file(const char *path, char ***out, int *count);
-
 /* True if arg (starting with -) names an ld option deporder knows of. */
 bool inputs_known_option(const char *arg);
 

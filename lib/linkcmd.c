@@ -2,6 +2,8 @@
 #include "util.h"
 
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Options of the compiler driver whose value may be the next word, which
@@ -165,18 +167,118 @@ char **linkcmd_rewrite(char *const *argv, const char *output, char *const *extra
 	return out;
 }
 
-char **linkcmd_operands(char *const *argv)
+bool linkcmd_read_response_file(const char *path, char ***out, int *count)
 {
-	int n = linkcmd_count(argv), i, k = 0;
-	char **out = xcalloc(n + 1, sizeof(*out));
+	FILE *f = fopen(path, "r");
+	char **args = NULL;
+	size_t n = 0, cap = 0, len = 0, bufcap = 0;
+	char *buf = NULL;
+	int c, quote = 0;
+	bool in_word = false;
 
+	if (!f)
+		return false;
+	/* An empty quoted argument ('') is copied from the buffer: never NULL. */
+	grow_array(&buf, &bufcap, 1, 1);
+	while ((c = getc(f)) != EOF) {
+		if (!quote && (c == ' ' || c == '\t' || c == '\n' || c == '\r')) {
+			if (in_word) {
+				*ARRAY_PUSH(args, n, cap) = xstrndup(buf, len);
+				len = 0;
+				in_word = false;
+			}
+			continue;
+		}
+		in_word = true;
+		if (c == '\\') {
+			c = getc(f);
+			if (c == EOF)
+				break;
+		} else if (quote && c == quote) {
+			quote = 0;
+			continue;
+		} else if (!quote && (c == '"' || c == '\'')) {
+			quote = c;
+			continue;
+		}
+		grow_array(&buf, &bufcap, len + 1, 1);
+		buf[len++] = (char)c;
+	}
+	if (in_word)
+		*ARRAY_PUSH(args, n, cap) = xstrndup(buf, len);
+	free(buf);
+	fclose(f);
+	*out = args;
+	*count = (int)n;
+	return true;
+}
+
+/* Appends args to *list, as copies, each @FILE that can be read replaced
+   by its arguments; false with *why set past 32 files deep. */
+static bool expand(char *const *args, int count, char ***list, size_t *n, size_t *capacity, int depth, char **why)
+{
+	int i, k, inner_count;
+	char **inner;
+	bool ok = true;
+
+	for (i = 0; i < count && ok; i++) {
+		if (args[i][0] != '@' || !args[i][1] || !linkcmd_read_response_file(args[i] + 1, &inner, &inner_count)) {
+			*ARRAY_PUSH(*list, *n, *capacity) = xstrdup(args[i]);
+			continue;
+		}
+		if (depth >= 32) {
+			*why = xasprintf("%s: response files nested too deeply: does one include itself?", args[i]);
+			ok = false;
+		} else {
+			ok = expand(inner, inner_count, list, n, capacity, depth + 1, why);
+		}
+		for (k = 0; k < inner_count; k++)
+			free(inner[k]);
+		free(inner);
+	}
+	return ok;
+}
+
+char **linkcmd_expand(char *const *argv, char **why)
+{
+	char **list = NULL;
+	size_t n = 0, capacity = 0;
+
+	if (!expand(argv, linkcmd_count(argv), &list, &n, &capacity, 0, why)) {
+		*ARRAY_PUSH(list, n, capacity) = NULL;
+		linkcmd_free(list);
+		return NULL;
+	}
+	*ARRAY_PUSH(list, n, capacity) = NULL;
+	return list;
+}
+
+void linkcmd_free(char **v)
+{
+	int i;
+
+	for (i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+char **linkcmd_operands(char *const *argv, char **why)
+{
+	char **words = linkcmd_expand(argv, why), **out;
+	int n, i, k = 0;
+
+	if (!words)
+		return NULL;
+	n = linkcmd_count(words);
+	out = xcalloc(n + 1, sizeof(*out));
 	for (i = 1; i < n; i++) {
-		if (argv[i][0] == '-') {
-			if (in_list(argv[i], separate_value) && i + 1 < n)
+		if (words[i][0] == '-') {
+			if (in_list(words[i], separate_value) && i + 1 < n)
 				i++;
 			continue;
 		}
-		out[k++] = argv[i];
+		out[k++] = xstrdup(words[i]);
 	}
+	linkcmd_free(words);
 	return out;
 }

@@ -4,6 +4,8 @@
 #ifndef LINKOPT_LINKCMD_H
 #define LINKOPT_LINKCMD_H
 
+#include <stdbool.h>
+
 enum linkcmd_kind {
 	LINKCMD_OTHER,   /* preprocesses, asks for the version, links nothing one could order */
 	LINKCMD_COMPILE, /* compiles sources (-c, -S, or sources and no objects to order) */
@@ -26,9 +28,24 @@ char **linkcmd_rewrite(char *const *argv, const char *output, char *const *extra
 
 /* The operands of argv (the compiler, then its arguments): the words that
    are neither options nor the value of an option that takes the next word
-   (-o's output, -L's folder...), in order; a new vector of argv's
-   strings, NULL-terminated. */
-char **linkcmd_operands(char *const *argv);
+   (-o's output, -L's folder...), in order, with each response file
+   (@FILE) that can be read replaced by the words it holds, as gcc reads
+   them; a new vector of new strings, NULL-terminated (linkcmd_free).
+   NULL with *why set (new) when response files nest past 32 deep. */
+char **linkcmd_operands(char *const *argv, char **why);
+
+/* argv (NULL-terminated) with each @FILE that can be read replaced by its
+   words (quotes and backslashes as gcc takes them), recursively; an @FILE
+   that cannot be read stays a word, as gcc keeps it.  A new vector of new
+   strings (linkcmd_free); NULL with *why set past 32 files deep. */
+char **linkcmd_expand(char *const *argv, char **why);
+
+/* The words of the response file at path, as gcc splits them (a new
+   vector of *count new strings); false when it cannot be read. */
+bool linkcmd_read_response_file(const char *path, char ***out, int *count);
+
+/* Frees a vector linkcmd_expand or linkcmd_operands returned (NULL too). */
+void linkcmd_free(char **v);
 
 /* The number of strings of the NULL-terminated vector v. */
 int linkcmd_count(char *const *v);

@@ -73,7 +73,9 @@ int record_write(const char *path, const char *tag, char *const *strings, int co
 	for (i = 0; i < count; i++)
 		size += strlen(strings[i]) + 1;
 	data = xmalloc(size);
-	at = (size_t)sprintf(data, "%s\n", tag);
+	at = strlen(tag);
+	memcpy(data, tag, at);
+	data[at++] = '\n';
 	for (i = 0; i < count; i++) {
 		size_t n = strlen(strings[i]) + 1;
 

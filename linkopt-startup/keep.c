@@ -48,10 +48,12 @@ void keep_apply(const struct startup_job *job, const struct startup_output *o, c
 void keep_inputs(const struct startup_job *job, const struct startup_output *o)
 {
 	char **strings = NULL, *path = record_path(job->dir, o->name, "inputs"), *why;
-	char **operands = linkcmd_operands(o->argv);
+	char **operands = linkcmd_operands(o->argv, &why);
 	size_t n = 0, capacity = 0, k;
 	int i;
 
+	if (!operands)
+		fatal("%s: %s", o->name, why);
 	for (i = 0; operands[i]; i++) {
 		char *file;
 		struct stat st;
@@ -74,7 +76,7 @@ void keep_inputs(const struct startup_job *job, const struct startup_output *o)
 		free(strings[k + 2]);
 	}
 	free(strings);
-	free(operands);
+	linkcmd_free(operands);
 	free(path);
 }
 

@@ -116,14 +116,16 @@ void link_check_linker(const struct startup_job *job)
 static bool newer_than_inputs(const char *path, const char *cwd, char *const *argv, struct timespec *when)
 {
 	struct stat out, in;
-	char **operands;
+	char **operands, *why;
 	bool newer = true;
 	int i;
 
 	if (stat(path, &out) < 0)
 		return false;
 	*when = out.st_mtim;
-	operands = linkcmd_operands(argv);
+	operands = linkcmd_operands(argv, &why);
+	if (!operands)
+		fatal("%s", why);
 	for (i = 0; operands[i] && newer; i++) {
 		char *input;
 		bool older;
@@ -137,7 +139,7 @@ static bool newer_than_inputs(const char *path, const char *cwd, char *const *ar
 		free(input);
 		newer = !older;
 	}
-	free(operands);
+	linkcmd_free(operands);
 	return newer;
 }
 

@@ -5,7 +5,9 @@
 # takes it by that name or by its path; a link that fails is not recorded
 # (it was, and linkopt-startup then ordered a link that never worked); a
 # later link with an order whose inputs changed since says how many did
-# (it said nothing while the order matched less and less).
+# (it said nothing while the order matched less and less), the objects of a
+# link through a response file (CMake with Ninja) counted with the others
+# (they were left out: no input recorded, the warning never came).
 . "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/buildsys-lib.sh"
@@ -61,4 +63,21 @@ sleep 1
 sed -i 's/x \* 3/x * 5/' p.c
 "${cc[@]}" -O1 -c p.c && "${cc[@]}" -o p p.o 2> changed.err || fail "a later link of changed inputs"
 expect_grep "^linkopt-cc: warning: p: 1 of the 1 files its link reads changed since its order was made" changed.err
+
+# the same through a response file the build removes after the link
+printf 'int g(int x) { return x * 3; }\n' > q1.c
+printf '#include <stdio.h>\nint g(int);\nint main(int c, char **v) { (void)v; printf("%%d\\n", g(c)); return 0; }\n' > q2.c
+"${cc[@]}" -O1 -c q1.c q2.c || fail "q1.o q2.o"
+printf 'q1.o "q2.o"\n' > q.rsp
+"${cc[@]}" -o q @q.rsp || fail "q through @q.rsp"
+rm q.rsp
+run_status out "$LINKOPT_STARTUP" --dir="$dir" --target=q -- ./q
+((RUN_STATUS == 0)) || fail "linkopt-startup --target=q: $(cat out.err)"
+[[ $(tr '\0' '\n' < rec/q.inputs | grep -c '^q[12]\.o$') == 2 ]] ||
+	fail "the objects named in the response file are not among the recorded inputs: $(tr '\0' ' ' < rec/q.inputs)"
+sleep 1
+sed -i 's/x \* 3/x * 5/' q1.c
+printf 'q1.o q2.o\n' > q.rsp
+"${cc[@]}" -O1 -c q1.c && "${cc[@]}" -o q @q.rsp 2> qchanged.err || fail "a later link of changed inputs through @q.rsp"
+expect_grep "^linkopt-cc: warning: q: 1 of the 2 files its link reads changed since its order was made" qchanged.err
 exit 0
