@@ -5,7 +5,7 @@ BIN_PROGS += linkopt-startup/linkopt-startup
 MAN1 += linkopt-startup/linkopt-startup.1
 STARTUP_OBJS = linkopt-startup/main.o linkopt-startup/link.o linkopt-startup/run.o linkopt-startup/order.o \
 	linkopt-startup/bolt.o linkopt-startup/state.o linkopt-startup/measure.o linkopt-startup/verify.o \
-	linkopt-startup/keep.o linkopt-startup/search.o
+	linkopt-startup/keep.o linkopt-startup/search.o linkopt-startup/native.o
 OBJS += $(STARTUP_OBJS)
 
 linkopt-startup/linkopt-startup: $(STARTUP_OBJS) $(LIB)

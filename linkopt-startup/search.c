@@ -40,6 +40,11 @@ struct variant {
 	char **bolt_inputs, **bolt_orders, ***bolt_flags;
 	struct startup_run *branches, steady_branches;
 	bool has_steady_branches;
+	/* per output: what its BOLT candidates ran natively that the branch
+	   traces miss, found so far (fold_native), and the start-up trace
+	   that has BOLT count every block of it, or NULL */
+	struct native_set *native;
+	char **native_traces;
 };
 
 /* The figures of one layout on every workload. */
@@ -66,6 +71,7 @@ struct candidate {
 	char **ordered;                    /* per output: the ordered link BOLT rewrote, or NULL */
 	bool failed;
 	char *why;
+	char *native, *native_example;     /* BOLT: what fold_native found and did */
 	double seconds;
 	struct scores s;
 };
@@ -416,13 +422,163 @@ static bool run_holds(const struct startup_run *run, size_t t, const char *hex)
 	return false;
 }
 
+/* Rewrites output i of BOLT candidate c from the data-first link of its
+   variant, with its BOLT, alignment and steady-state weight, and native
+   (NULL: none) as one more start-up trace; false (c failed) when it
+   cannot. */
+static bool rewrite(struct search *s, struct candidate *c, size_t index, size_t i, const char *native)
+{
+	struct variant *v = c->variant;
+	char *suffix = xasprintf("candidate.%zu", index), *log_suffix = xasprintf("candidate.%zu.bolt.log", index);
+	char *log = record_path(s->job->dir, s->outputs[i].name, log_suffix);
+	char **argv = xcalloc(26 + 2 * s->so->train_count * 8, sizeof(*argv)), **owned = xcalloc(4, sizeof(char *));
+	struct proc_request request = { .argv = argv, .stdin_null = true, .out = PROC_LOG, .err = PROC_TO_STDOUT,
+					.log = log };
+	struct proc_result result;
+	size_t k = 0, t, w, used = 0, n_owned = 0;
+	char hex[128];
+
+	c->orders[i] = v->bolt_orders[i];
+	c->flags[i] = v->bolt_flags[i];
+	c->ordered[i] = v->bolt_inputs[i];
+	link_build_id(c->ordered[i], hex, sizeof(hex));
+	free(c->files[i]);
+	c->files[i] = record_path(s->job->dir, s->outputs[i].name, suffix);
+	argv[k++] = s->job->tools.bolt;
+	argv[k++] = "-q";
+	argv[k++] = "--bolt";
+	argv[k++] = (char *)c->llvm_bolt;
+	for (w = 0; w < s->so->train_count; w++)
+		for (t = 0; t < v->branches[w].files.gl_pathc; t++)
+			if (run_holds(&v->branches[w], t, hex)) {
+				argv[k++] = "--startup";
+				argv[k++] = v->branches[w].files.gl_pathv[t];
+				used++;
+			}
+	if (!used) {
+		candidate_fail(c, "%s: the workloads did not run its ordered link", s->outputs[i].name);
+		goto out;
+	}
+	if (native) {
+		argv[k++] = "--startup";
+		argv[k++] = (char *)native;
+	}
+	if (c->steady_weight > 0 && v->has_steady_branches)
+		for (t = 0; t < v->steady_branches.files.gl_pathc; t++)
+			if (run_holds(&v->steady_branches, t, hex)) {
+				owned = xrealloc(owned, (n_owned + 2) * sizeof(char *));
+				argv[k++] = "--profile";
+				argv[k++] = owned[n_owned++] = xasprintf("%s:%g", v->steady_branches.files.gl_pathv[t],
+									 c->steady_weight);
+			}
+	if (c->align_text) {
+		owned = xrealloc(owned, (n_owned + 2) * sizeof(char *));
+		argv[k++] = "--bolt-option";
+		argv[k++] = owned[n_owned++] = xasprintf("-align-text=%u", c->align_text);
+	}
+	if (c->new_segment)
+		argv[k++] = "--new-segment";
+	argv[k++] = "--no-check";
+	argv[k++] = "-o";
+	argv[k++] = c->files[i];
+	argv[k++] = c->ordered[i];
+	unlink(log);
+	say(s, "%s: rewriting with %s%s", s->outputs[i].name, c->llvm_bolt,
+	    native ? ", every block of what ran natively kept hot" : "");
+	if (proc_exec(&request, &result) != 0)
+		candidate_fail(c, "%s: linkopt-bolt failed (%s; see %s)", s->outputs[i].name,
+			       proc_describe(result.status), log);
+	else
+		link_build_id(c->files[i], c->build_id[i], sizeof(c->build_id[i]));
+out:
+	for (t = 0; t < n_owned; t++)
+		free(owned[t]);
+	free(owned);
+	free(argv);
+	free(suffix);
+	free(log_suffix);
+	free(log);
+	return !c->failed;
+}
+
+/* What the training workloads run natively of BOLT candidate c (in place)
+   that the branch traces BOLT was given did not: valgrind's long double is
+   64 bits, so code that runs natively can have no count, and BOLT moves
+   it to the cold part, a read-ahead window away.  What is found joins what
+   the variant's candidates found before, and each output with new ones
+   is rewritten with every block of them counted once (a start-up trace of
+   the variant's, DIR/NAME.search[.relr].native).  Says what it did in
+   c->native. */
+static void fold_native(struct search *s, struct candidate *c, size_t index)
+{
+	struct variant *v = c->variant;
+	struct native_set *found = xcalloc(s->n, sizeof(*found));
+	size_t i, j, w, added = 0;
+	char *why;
+
+	if (!v->native) {
+		v->native = xcalloc(s->n, sizeof(*v->native));
+		v->native_traces = xcalloc(s->n, sizeof(char *));
+	}
+	for (w = 0; w < s->so->train_count && !c->native; w++)
+		if (native_find(s->job, s->outputs, s->n, s->so->train[w], &v->branches[w], found, &why) < 0) {
+			c->native = xasprintf("native run: %s", why);
+			free(why);
+		}
+	for (i = 0; i < s->n && !c->native && !c->failed; i++) {
+		size_t before = v->native[i].count;
+		char *path;
+		long functions;
+
+		for (j = 0; j < found[i].count; j++)
+			native_add(&v->native[i], found[i].names[j]);
+		if (v->native[i].count == before)
+			continue;
+		added += v->native[i].count - before;
+		if (!c->native_example)
+			c->native_example = xstrdup(v->native[i].names[before]);
+		path = record_path(s->job->dir, s->outputs[i].name, v->relr ? "search.relr.native" : "search.native");
+		functions = native_profile_write(path, v->bolt_inputs[i], s->outputs[i].path, &v->native[i], &why);
+		if (functions < 0) {
+			c->native = xasprintf("native run: %s", why);
+			free(why);
+			free(path);
+		} else if (functions > 0) {
+			free(v->native_traces[i]);
+			v->native_traces[i] = path;
+			rewrite(s, c, index, i, path);
+		} else {
+			free(path);
+		}
+	}
+	if (!c->native && !c->failed) {
+		size_t kept = 0;
+
+		for (i = 0; i < s->n; i++)
+			kept += v->native_traces[i] ? v->native[i].count : 0;
+		if (added)
+			c->native = xasprintf("%zu function part%s ran natively and in no trace (%s%s): kept hot",
+					      added, added == 1 ? "" : "s", c->native_example, added > 1 ? ", ..." : "");
+		else if (kept)
+			c->native = xasprintf("%zu function part%s run natively kept hot, as found before", kept,
+					      kept == 1 ? "" : "s");
+		else
+			c->native = xstrdup("nothing ran natively that the traces missed");
+	}
+	for (i = 0; i < s->n; i++)
+		native_free(&found[i]);
+	free(found);
+	if (!c->failed)
+		install(s, c->files);
+}
+
 /* Rewrites BOLT candidate c from the data-first link of its variant, with
-   its BOLT, alignment and steady-state weight. */
+   its BOLT, alignment and steady-state weight; then again with what the
+   workloads run natively and not under valgrind (fold_native). */
 static void make_bolted(struct search *s, struct candidate *c, size_t index)
 {
 	struct variant *v = c->variant;
-	struct startup_job job = job_of(s, c);
-	size_t i, w;
+	size_t i;
 
 	if (!v->bolt_made)
 		make_bolt_input(s, v);
@@ -430,67 +586,12 @@ static void make_bolted(struct search *s, struct candidate *c, size_t index)
 		candidate_fail(c, "%s", v->bolt_why);
 		return;
 	}
-	for (i = 0; i < s->n && !c->failed; i++) {
-		char *suffix = xasprintf("candidate.%zu", index), *log_suffix = xasprintf("candidate.%zu.bolt.log", index);
-		char *log = record_path(job.dir, s->outputs[i].name, log_suffix);
-		char **argv = xcalloc(24 + 2 * s->so->train_count * 8, sizeof(*argv)), hex[128];
-		struct proc_request request = { .argv = argv, .stdin_null = true, .out = PROC_LOG, .err = PROC_TO_STDOUT,
-						.log = log };
-		struct proc_result result;
-		size_t k = 0, t, used = 0;
-
-		c->orders[i] = v->bolt_orders[i];
-		c->flags[i] = v->bolt_flags[i];
-		c->ordered[i] = v->bolt_inputs[i];
-		link_build_id(c->ordered[i], hex, sizeof(hex));
-		c->files[i] = record_path(job.dir, s->outputs[i].name, suffix);
-		argv[k++] = job.tools.bolt;
-		argv[k++] = "-q";
-		argv[k++] = "--bolt";
-		argv[k++] = (char *)c->llvm_bolt;
-		for (w = 0; w < s->so->train_count; w++)
-			for (t = 0; t < v->branches[w].files.gl_pathc; t++)
-				if (run_holds(&v->branches[w], t, hex)) {
-					argv[k++] = "--startup";
-					argv[k++] = v->branches[w].files.gl_pathv[t];
-					used++;
-				}
-		if (!used) {
-			candidate_fail(c, "%s: the workloads did not run its ordered link", s->outputs[i].name);
-			free(argv);
-			free(suffix);
-			free(log_suffix);
-			free(log);
-			break;
-		}
-		if (c->steady_weight > 0 && v->has_steady_branches)
-			for (t = 0; t < v->steady_branches.files.gl_pathc; t++)
-				if (run_holds(&v->steady_branches, t, hex)) {
-					argv[k++] = "--profile";
-					argv[k++] = xasprintf("%s:%g", v->steady_branches.files.gl_pathv[t], c->steady_weight);
-				}
-		if (c->align_text) {
-			argv[k++] = "--bolt-option";
-			argv[k++] = xasprintf("-align-text=%u", c->align_text);
-		}
-		if (c->new_segment)
-			argv[k++] = "--new-segment";
-		argv[k++] = "--no-check";
-		argv[k++] = "-o";
-		argv[k++] = c->files[i];
-		argv[k++] = c->ordered[i];
-		unlink(log);
-		say(s, "%s: rewriting with %s", s->outputs[i].name, c->llvm_bolt);
-		if (proc_exec(&request, &result) != 0)
-			candidate_fail(c, "%s: linkopt-bolt failed (%s; see %s)", s->outputs[i].name,
-				       proc_describe(result.status), log);
-		else
-			link_build_id(c->files[i], c->build_id[i], sizeof(c->build_id[i]));
-		free(argv);
-		free(suffix);
-		free(log_suffix);
-		free(log);
-	}
+	for (i = 0; i < s->n && !c->failed; i++)
+		rewrite(s, c, index, i, v->native_traces ? v->native_traces[i] : NULL);
+	if (c->failed)
+		return;
+	install(s, c->files);
+	fold_native(s, c, index);
 }
 
 /* The file pages a cold start of the object with build-id hex, the file at
@@ -774,6 +875,8 @@ static void print_row(const struct search *s, FILE *out, const struct candidate 
 	fprintf(out, " %5.0fs", c->seconds);
 	if (c->why)
 		fprintf(out, "  (%s)", c->why);
+	else if (c->native)
+		fprintf(out, "  (%s)", c->native);
 	fprintf(out, "\n");
 }
 
@@ -811,100 +914,43 @@ static bool unchanged(const struct search *s)
 	return same;
 }
 
-/* Whether name is among names[0..count). */
-static bool among(char *const *names, size_t count, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < count; i++)
-		if (!strcmp(names[i], name))
-			return true;
-	return false;
-}
-
 /* What the training workloads run natively of the chosen layout that its
    traces under valgrind missed (valgrind is not the CPU: x87 precision,
-   CPUID dispatch): each workload run once under perf, every page fault
-   recorded with its address; a fault of an instruction in an output
-   (address = ip) names a function that ran natively, and one that no
-   training trace entered is printed.  A fault comes at most once per
-   page, and fault-around maps 64 KiB at a time: this is a lower bound.
-   Returns how many such functions were found, -1 when perf is missing or
-   fails. */
+   CPUID dispatch), by native_find; functions the plain link does not
+   define (the layout's own: linkopt_prefetch) are not counted.  A fault
+   comes at most once per page, and fault-around maps 64 KiB at a time:
+   this is a lower bound.  Returns how many such functions were found, -1
+   when perf is missing or fails. */
 static long native_missed(struct search *s, const struct candidate *best, FILE *out)
 {
-	char *perf = proc_which("perf"), **traced = NULL, **missed = NULL, *data;
-	size_t traced_count = 0, traced_capacity = 0, missed_count = 0, missed_capacity = 0, w, t, k, i;
+	struct native_set *sets = xcalloc(s->n, sizeof(*sets)), missed = { 0 };
+	size_t w, i, k;
+	char *why = NULL;
 	long found = 0;
 
-	if (!perf)
-		return -1;
-	for (w = 0; w < s->so->train_count; w++)
-		for (t = 0; t < best->variant->train[w].files.gl_pathc; t++) {
-			const struct trace *tr = &best->variant->train[w].traces[t];
-
-			for (k = 0; k < tr->event_count; k++)
-				if (tr->events[k].kind == TRACE_FUNCTION && tr->events[k].symbol && *tr->events[k].symbol)
-					*ARRAY_PUSH(traced, traced_count, traced_capacity) = tr->events[k].symbol;
-		}
-	data = record_path(s->job->dir, s->outputs[0].name, "search.perf.data");
-	for (w = 0; w < s->so->train_count && found >= 0; w++) {
-		char *record[] = { perf, "record", "-q", "-e", "page-faults", "-c", "1", "-d", "-o", data, "--",
-				   "sh", "-c", (char *)s->so->train[w], NULL };
-		char *script[] = { perf, "script", "-i", data, "-F", "ip,sym,dso,addr", NULL };
-		struct proc_request request = { .argv = record, .stdin_null = true, .out = PROC_DISCARD,
-						.err = PROC_DISCARD };
-		struct proc_result result;
-		char *line, *next;
-
-		if (proc_exec(&request, &result) != 0) {
+	for (w = 0; w < s->so->train_count && !why; w++)
+		if (native_find(s->job, s->outputs, s->n, s->so->train[w], &best->variant->train[w], sets, &why) < 0)
 			found = -1;
-			break;
-		}
-		request = (struct proc_request){ .argv = script, .stdin_null = true, .out = PROC_CAPTURE,
-						 .err = PROC_DISCARD };
-		if (proc_exec(&request, &result) != 0 || !result.out) {
-			free(result.out);
-			free(result.err);
-			found = -1;
-			break;
-		}
-		for (line = result.out; line && *line; line = next) {
-			unsigned long long address, ip;
-			char symbol[512], dso[4096];
-
-			next = strchr(line, '\n');
-			if (next)
-				*next++ = '\0';
-			if (sscanf(line, " %llx %511s (%4095[^)]) %llx", &address, symbol, dso, &ip) != 4 || address != ip ||
-			    !strcmp(symbol, "[unknown]"))
-				continue;
-			for (i = 0; i < s->n; i++)
-				if (!strcmp(dso, s->outputs[i].path) && !among(traced, traced_count, symbol) &&
-				    !among(missed, missed_count, symbol))
-					*ARRAY_PUSH(missed, missed_count, missed_capacity) = xstrdup(symbol);
-		}
-		free(result.out);
-		free(result.err);
+	for (i = 0; i < s->n; i++) {
+		native_keep_defined(best->variant->outputs[i].plain, &sets[i]);
+		for (k = 0; k < sets[i].count; k++)
+			native_add(&missed, sets[i].names[k]);
+		native_free(&sets[i]);
 	}
-	unlink(data);
-	free(data);
-	free(perf);
+	free(sets);
 	if (found < 0) {
-		fprintf(out, "native run: perf record failed: what runs natively and not under valgrind is not known\n");
+		fprintf(out, "native run: %s: what runs natively and not under valgrind is not known\n", why);
+		free(why);
 	} else {
-		found = (long)missed_count;
+		found = (long)missed.count;
 		fprintf(out, "native run (perf, every page fault): %zu function%s of %s ran natively on the training "
-			"workloads and in none of their traces%s", missed_count, missed_count == 1 ? "" : "s",
-			best->name, missed_count ? ":" : "");
-		for (i = 0; i < missed_count && i < 12; i++)
-			fprintf(out, " %s", missed[i]);
-		fprintf(out, "%s\n", missed_count > 12 ? " ..." : "");
+			"workloads and in none of their traces%s", missed.count, missed.count == 1 ? "" : "s",
+			best->name, missed.count ? ":" : "");
+		for (k = 0; k < missed.count && k < 12; k++)
+			fprintf(out, " %s", missed.names[k]);
+		fprintf(out, "%s\n", missed.count > 12 ? " ..." : "");
 	}
-	for (i = 0; i < missed_count; i++)
-		free(missed[i]);
-	free(missed);
-	free(traced);
+	native_free(&missed);
 	return found;
 }
 

@@ -127,6 +127,35 @@ int run_check(const struct startup_job *job, const char *out);
 /* Whether the files a and b hold the same bytes. */
 bool run_same_output(const char *a, const char *b);
 
+/* native.c */
+/* Names of functions of one output, in the order first seen. */
+struct native_set {
+	char **names;
+	size_t count, capacity;
+};
+/* Adds name to set unless it is there. */
+void native_add(struct native_set *set, const char *name);
+void native_free(struct native_set *set);
+/* Runs workload line natively under perf (every page fault, with its
+   address) with the files now in place of the n outputs, and adds to
+   sets[i] each function of output i an instruction faulted in that none
+   of run's traces (of the same line, same files) entered.  -1 with *why
+   (new) when perf is missing or fails. */
+int native_find(const struct startup_job *job, const struct startup_output *outputs, size_t n, const char *line,
+		const struct startup_run *run, struct native_set *sets, char **why);
+/* Writes at path (a temporary file, renamed; nothing when none of set is
+   found) a pagein trace with branches of the linked file binary as run
+   from run_path: for each function of set (a cold part "F.cold.N" stands
+   for F, and F's gcc-made F.cold goes with it) its entry (F record) and
+   every block of it run once (R and B records, from objdump's
+   disassembly), so that BOLT, given it, counts none of them cold.
+   Returns how many functions; -1 with *why (new). */
+long native_profile_write(const char *path, const char *binary, const char *run_path, const struct native_set *set,
+			  char **why);
+/* Drops from set the functions binary does not define (a cold part
+   "F.cold.N" counts as F). */
+void native_keep_defined(const char *binary, struct native_set *set);
+
 /* order.c */
 /* Orders o with deporder from the run's traces that hold its plain link,
    into o->order; dies when the workload did not run it. */

@@ -1,0 +1,363 @@
+/* native: the code a workload runs natively that its traces under valgrind
+   miss.  Valgrind is not the CPU: it computes long double in 64 bits, so a
+   program that tests the x87's precision at start-up (SQLite does) takes
+   another path natively; CPUID dispatch picks other routines.  A layout
+   made from the traces alone leaves that code where the plain link had it,
+   and a cold start reads a read-ahead window more for it than the model
+   says.  perf finds it: the workload run natively, every page fault
+   recorded with its address; a fault of an instruction (address = ip) in
+   an output names a function that ran.  A fault comes once per page and
+   fault-around maps 64 KiB at a time, so what is found is a lower bound;
+   the search folds it in and checks the chosen layout again. */
+#define _GNU_SOURCE
+#include "startup.h"
+
+#include "elfobj.h"
+#include "output.h"
+#include "proc.h"
+#include "record.h"
+#include "trace.h"
+#include "util.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static bool among(const struct native_set *set, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < set->count; i++)
+		if (!strcmp(set->names[i], name))
+			return true;
+	return false;
+}
+
+void native_add(struct native_set *set, const char *name)
+{
+	if (!among(set, name))
+		*ARRAY_PUSH(set->names, set->count, set->capacity) = xstrdup(name);
+}
+
+void native_free(struct native_set *set)
+{
+	size_t i;
+
+	for (i = 0; i < set->count; i++)
+		free(set->names[i]);
+	free(set->names);
+	memset(set, 0, sizeof(*set));
+}
+
+/* The functions the traces of run entered (F records), by name. */
+static void traced_names(const struct startup_run *run, struct native_set *traced)
+{
+	size_t t, k;
+
+	for (t = 0; t < run->files.gl_pathc; t++) {
+		const struct trace *tr = &run->traces[t];
+
+		for (k = 0; k < tr->event_count; k++)
+			if (tr->events[k].kind == TRACE_FUNCTION && tr->events[k].symbol && *tr->events[k].symbol)
+				native_add(traced, tr->events[k].symbol);
+	}
+}
+
+int native_find(const struct startup_job *job, const struct startup_output *outputs, size_t n, const char *line,
+		const struct startup_run *run, struct native_set *sets, char **why)
+{
+	char *perf = proc_which("perf"), *data, *line_copy = xstrdup(line);
+	char *record[] = { perf, "record", "-q", "-e", "page-faults", "-c", "1", "-d", "-o", NULL, "--", "sh", "-c",
+			   line_copy, NULL };
+	char *script[] = { perf, "script", "-i", NULL, "-F", "ip,sym,dso,addr", NULL };
+	struct proc_request request = { .argv = record, .stdin_null = true, .out = PROC_DISCARD, .err = PROC_CAPTURE };
+	struct proc_result result;
+	struct native_set traced = { 0 };
+	char *text, *next;
+	size_t i;
+	int status = 0;
+
+	if (!perf) {
+		*why = xstrdup("perf is not installed (Debian: linux-perf)");
+		free(line_copy);
+		return -1;
+	}
+	data = record_path(job->dir, outputs[0].name, "search.perf.data");
+	record[9] = script[3] = data;
+	if (proc_exec(&request, &result) != 0) {
+		*why = proc_failure(result.status, result.err);
+		status = -1;
+		goto out;
+	}
+	free(result.err);
+	request = (struct proc_request){ .argv = script, .stdin_null = true, .out = PROC_CAPTURE, .err = PROC_CAPTURE };
+	if (proc_exec(&request, &result) != 0 || !result.out) {
+		char *failure = proc_failure(result.status, result.err);
+
+		*why = xasprintf("perf script: %s", failure);
+		free(failure);
+		free(result.out);
+		free(result.err);
+		status = -1;
+		goto out;
+	}
+	traced_names(run, &traced);
+	for (text = result.out; text && *text; text = next) {
+		unsigned long long address, ip;
+		char symbol[512], dso[4096];
+
+		next = strchr(text, '\n');
+		if (next)
+			*next++ = '\0';
+		if (sscanf(text, " %llx %511s (%4095[^)]) %llx", &address, symbol, dso, &ip) != 4 || address != ip ||
+		    !strcmp(symbol, "[unknown]"))
+			continue;
+		for (i = 0; i < n; i++)
+			if (!strcmp(dso, outputs[i].path) && !among(&traced, symbol))
+				native_add(&sets[i], symbol);
+	}
+	free(result.out);
+	free(result.err);
+out:
+	native_free(&traced);
+	unlink(data);
+	free(data);
+	free(perf);
+	free(line_copy);
+	return status;
+}
+
+/* The file at path opened as a linked ELF file (its bytes mapped at
+   *data, *size of them); -1 with *why. */
+static int open_linked(const char *path, struct elf_object *elf, void **data, size_t *size, char **why)
+{
+	if (map_file(path, data, size, why) < 0)
+		return -1;
+	if (elfobj_open_linked(elf, path, *data, *size, why) < 0) {
+		munmap(*data, *size);
+		return -1;
+	}
+	return 0;
+}
+
+/* The function symbol named name in elf (the first defined one), or NULL. */
+static const struct elf_symbol *function_named(const struct elf_object *elf, const char *name)
+{
+	uint32_t k;
+
+	for (k = elfobj_symbol_by_name(elf, name); k; k = elfobj_symbol_next_named(elf, k)) {
+		const struct elf_symbol *s = &elf->symbols[k];
+
+		if ((s->type == STT_FUNC || s->type == STT_GNU_IFUNC) && s->shndx != SHN_UNDEF && s->shndx < SHN_LORESERVE)
+			return s;
+	}
+	return NULL;
+}
+
+/* The instruction of an objdump -d line ("  ADDR:\tMNEMONIC OPERANDS"):
+   its address, whether it ends a block (a jump, a return, ud2, hlt) and,
+   for a direct jump, where it goes; false when the line holds none. */
+static bool instruction(const char *line, uint64_t *address, bool *ends, bool *direct, uint64_t *target)
+{
+	static const char *const prefixes[] = { "bnd ", "notrack ", "rep ", "repz ", "ds ", "cs ", NULL };
+	char *end;
+	const char *m;
+	int p;
+
+	*address = strtoull(line, &end, 16);
+	if (end == line || *end != ':' || end[1] != '\t')
+		return false;
+	m = end + 2;
+	for (p = 0; prefixes[p]; p++)
+		if (!strncmp(m, prefixes[p], strlen(prefixes[p]))) {
+			m += strlen(prefixes[p]);
+			p = -1;
+		}
+	*direct = false;
+	*ends = m[0] == 'j' || !strncmp(m, "loop", 4) || !strncmp(m, "ret", 3) || !strncmp(m, "ud2", 3) ||
+		!strncmp(m, "hlt", 3);
+	if (*ends && (m[0] == 'j' || !strncmp(m, "loop", 4))) {
+		const char *operand = m + strcspn(m, " ");
+
+		operand += strspn(operand, " ");
+		if (*operand && *operand != '*') {
+			*target = strtoull(operand, &end, 16);
+			*direct = end != operand;
+		}
+	}
+	return true;
+}
+
+/* Appends to out the runs and branches of one pass through every block
+   of the code of binary in [start, end) (objdump's disassembly): each run
+   from a block's start to the jump that ends it, each direct jump taken
+   once.  BOLT, reading them, counts every block of it as run. */
+static int every_block(FILE *out, const char *binary, uint64_t start, uint64_t end, size_t *records, char **why)
+{
+	char *low = xasprintf("--start-address=0x%llx", (unsigned long long)start);
+	char *high = xasprintf("--stop-address=0x%llx", (unsigned long long)end);
+	char *argv[] = { "objdump", "-d", "--no-show-raw-insn", low, high, (char *)binary, NULL };
+	struct proc_request request = { .argv = argv, .stdin_null = true, .out = PROC_CAPTURE, .err = PROC_CAPTURE };
+	struct proc_result result;
+	char *line, *next;
+	uint64_t run = start, address, target, last = 0;
+	bool ends, direct, pending = false;
+
+	if (proc_exec(&request, &result) != 0) {
+		*why = proc_failure(result.status, result.err);
+		free(result.out);
+		free(result.err);
+		free(low);
+		free(high);
+		return -1;
+	}
+	for (line = result.out; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		line += strspn(line, " ");
+		if (!instruction(line, &address, &ends, &direct, &target))
+			continue;
+		if (pending) {
+			run = address;
+			pending = false;
+		}
+		last = address;
+		if (!ends)
+			continue;
+		fprintf(out, "R 0x%llx 0x%llx 1\n", (unsigned long long)run, (unsigned long long)address);
+		++*records;
+		if (direct) {
+			fprintf(out, "B 0x%llx 0x%llx 1\n", (unsigned long long)address, (unsigned long long)target);
+			++*records;
+		}
+		pending = true;
+	}
+	if (!pending && last >= run) {
+		fprintf(out, "R 0x%llx 0x%llx 1\n", (unsigned long long)run, (unsigned long long)last);
+		++*records;
+	}
+	free(result.out);
+	free(result.err);
+	free(low);
+	free(high);
+	return 0;
+}
+
+/* name without the suffix BOLT or gcc gives a function's cold part
+   (".cold", ".cold.N"): the function it is a part of; a new string. */
+static char *whole_function(const char *name)
+{
+	const char *cold = strstr(name, ".cold");
+
+	if (cold && (!cold[5] || (cold[5] == '.' && strspn(cold + 6, "0123456789") == strlen(cold + 6) && cold[6])))
+		return xstrndup(name, cold - name);
+	return xstrdup(name);
+}
+
+long native_profile_write(const char *path, const char *binary, const char *run_path, const struct native_set *set,
+			  char **why)
+{
+	struct elf_object elf;
+	struct elf_segment *segments;
+	size_t size, count, i, records = 0;
+	uint64_t table_offset, table_size;
+	void *data;
+	char hex[129], *text = NULL, *quoted_path = trace_quote(run_path);
+	size_t length = 0;
+	struct native_set done = { 0 };
+	FILE *out;
+	long functions = 0;
+	int status = 0;
+
+	if (open_linked(binary, &elf, &data, &size, why) < 0) {
+		free(quoted_path);
+		return -1;
+	}
+	if (!elfobj_build_id(&elf, hex, sizeof(hex)))
+		strcpy(hex, "none");
+	*why = NULL;
+	segments = elfobj_segments(&elf, &count, &table_offset, &table_size, why);
+	if (*why) {
+		elfobj_close(&elf);
+		munmap(data, size);
+		free(quoted_path);
+		return -1;
+	}
+	out = open_memstream(&text, &length);
+	if (!out)
+		fatal("out of memory");
+	fprintf(out, "# pagein 2 (linkopt %s)\n# command: perf record -e page-faults (native run)\n# pid: 0\n"
+		"# page-size: 4096\n# granularity: function\n"
+		"# time: none (every block of the functions a native run entered where the traces under "
+		"valgrind did not, once: made by linkopt-startup)\n"
+		"# columns: SEQ ADDRESS KIND TIME IP: SYMBOL (in OBJECT)\n", LINKOPT_VERSION);
+	fprintf(out, "# object %s build-id %s base 0x0\n", quoted_path, hex);
+	for (i = 0; i < count; i++)
+		if (segments[i].type == PT_LOAD)
+			fprintf(out, "# segment %s 0x%llx-0x%llx\n", quoted_path,
+				(unsigned long long)(segments[i].address & ~4095ull),
+				(unsigned long long)(segments[i].address + segments[i].memory_size));
+	for (i = 0; i < set->count && status == 0; i++) {
+		char *name = whole_function(set->names[i]), *cold = xasprintf("%s.cold", name);
+		const struct elf_symbol *s = function_named(&elf, name), *part = function_named(&elf, cold);
+		char *quoted = trace_quote(name);
+
+		if (s && s->size && !among(&done, name)) {
+			native_add(&done, name);
+			fprintf(out, "%ld 0x%llx F 0 0x%llx: %s (in %s)\n", functions + 1, (unsigned long long)s->value,
+				(unsigned long long)s->value, quoted, quoted_path);
+			functions++;
+			status = every_block(out, binary, s->value, s->value + s->size, &records, why);
+			/* gcc's own cold part of it (-freorder-blocks-and-partition) */
+			if (status == 0 && part && part->size)
+				status = every_block(out, binary, part->value, part->value + part->size, &records, why);
+		}
+		free(quoted);
+		free(name);
+		free(cold);
+	}
+	fprintf(out, "# end\n");
+	if (fclose(out) != 0)
+		fatal("out of memory");
+	native_free(&done);
+	free(segments);
+	elfobj_close(&elf);
+	munmap(data, size);
+	free(quoted_path);
+	if (status == 0 && functions && write_file_atomic(path, text, length) < 0) {
+		*why = xasprintf("%s: cannot write: %s", path, strerror(errno));
+		status = -1;
+	}
+	free(text);
+	return status < 0 ? -1 : functions;
+}
+
+void native_keep_defined(const char *binary, struct native_set *set)
+{
+	struct elf_object elf;
+	void *data;
+	size_t size, i, k = 0;
+	char *why = NULL;
+
+	if (!set->count)
+		return;
+	if (open_linked(binary, &elf, &data, &size, &why) < 0)
+		fatal("%s", why);
+	for (i = 0; i < set->count; i++) {
+		char *name = whole_function(set->names[i]);
+
+		if (function_named(&elf, name) || function_named(&elf, set->names[i]))
+			set->names[k++] = set->names[i];
+		else
+			free(set->names[i]);
+		free(name);
+	}
+	set->count = k;
+	elfobj_close(&elf);
+	munmap(data, size);
+}

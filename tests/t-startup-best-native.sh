@@ -1,0 +1,99 @@
+#!/bin/bash
+# linkopt-startup --placement=best with BOLT: code a program runs natively
+# and not under valgrind (valgrind's long double is a double, so a
+# precision test at start-up takes another path natively, as SQLite's
+# does) has no count in the branch profile, and BOLT moved it to the cold
+# part, 150 KiB of other functions' cold code away: the native run (perf)
+# found it there only after the choice, and a real cold start read a
+# read-ahead window more than the model said.  Now each BOLT candidate is
+# run natively once it is rewritten, and what ran natively there is
+# rewritten with every block counted: the chosen layout keeps convert
+# whole, and the native run of it finds nothing missed.
+. "$(dirname "$0")/lib.sh"
+. "$TESTDIR/pagein-lib.sh"
+. "$TESTDIR/buildsys-lib.sh"
+need_buildsys
+command -v llvm-bolt-16 > /dev/null || command -v llvm-bolt-22 > /dev/null || skip "no llvm-bolt-16 or -22"
+command -v perf > /dev/null && perf record -q -o perf.probe -e page-faults -- true 2> /dev/null ||
+	skip "perf cannot record page faults here"
+dir=$PWD/rec
+cc=("$LINKOPT_CC" --dir="$dir" gcc)
+
+{
+	echo '#include <stdio.h>'
+	for i in $(seq 0 299); do
+		printf '__attribute__((noinline)) int f%d(int x)\n{\n\tif (__builtin_expect(x < 0, 0)) {\n' "$i"
+		for j in $(seq 1 12); do
+			printf '\t\tfprintf(stderr, "f%d: %d bad %%d %%d %%d\\n", x, x * %d, x + %d);\n' "$i" "$j" "$j" "$j"
+		done
+		printf '\t\treturn -1;\n\t}\n\treturn x * %d + 1;\n}\n' "$((i % 13 + 2))"
+	done
+} > work.c
+cat > main.c <<'EOF2'
+#include <stdio.h>
+EOF2
+for i in $(seq 0 299); do printf 'int f%d(int);\n' "$i"; done >> main.c
+cat >> main.c <<'EOF2'
+/* natively (x87's 64-bit mantissa) the long double path; under valgrind
+   (a double's 53 bits) the other */
+static __attribute__((noinline)) int high_precision(void)
+{
+	volatile long double x = 1;
+
+	x += 1e-17L;
+	return x != 1;
+}
+
+__attribute__((noinline)) long convert(int x, int hp)
+{
+	if (hp) {
+		long double v = x;
+
+		for (int k = 0; k < 40; k++)
+			v = v * 1.0000001L + 0.5L / (k + 1);
+		return (long)(v / 3) % 1000;
+	}
+	return (x * 3L + 40) % 1000 + 1000 * 0;
+}
+
+int main(int argc, char **argv)
+{
+	long s = 0;
+
+	(void)argv;
+EOF2
+for i in $(seq 0 299); do printf '\ts += f%d(argc);\n' "$i"; done >> main.c
+cat >> main.c <<'EOF2'
+	s += convert(argc, high_precision()) > 0;
+	printf("%ld\n", s);
+	return 0;
+}
+EOF2
+"${cc[@]}" -O2 -ffunction-sections -fdata-sections -c work.c main.c || fail "compile"
+"${cc[@]}" -o prog main.o work.o || fail "link"
+run_ok want.out ./prog a
+
+run_ok best.out "$LINKOPT_STARTUP" --dir="$dir" --target=prog --placement=best --no-relr \
+	--workload='./prog a b' -- ./prog a
+cat best.out
+# the first BOLT candidate of the variant found convert's natively run
+# part and rewrote it with convert counted whole; the others were made so
+# from the start
+bolt_rows=$(grep -E '^[ *] data-first\+bolt' best.out | grep -v 'failed\|refused' || true)
+[[ -n $bolt_rows ]] || fail "no BOLT candidate was made: $(grep bolt best.out)"
+while read -r line; do
+	[[ $line == *"ran natively and in no trace (convert"*"): kept hot"* || $line == *"run natively kept hot, as found before"* ]] ||
+		fail "a BOLT candidate did not keep what ran natively: $line"
+done <<< "$bolt_rows"
+grep -q 'ran natively and in no trace (convert' <<< "$bolt_rows" || fail "convert was not found running natively"
+chosen=$(sed -n 's/^chosen: \([^:]*\):.*/\1/p' best.out)
+[[ -n $chosen ]] || fail "nothing chosen: $(cat best.out)"
+run_ok got.out ./prog a
+expect_same want.out got.out "the chosen layout's output"
+# the layout in place: the native run finds nothing of convert missed
+grep -E '^native run .*ran natively' best.out > native.line || fail "no native run line"
+grep -q convert native.line && fail "convert still runs natively outside the traces: $(cat native.line)"
+if [[ $chosen == *bolt* ]]; then
+	nm prog | grep -q 'convert\.cold' && fail "the chosen BOLT layout split convert: $(nm prog | grep convert)"
+fi
+exit 0
