@@ -469,9 +469,13 @@ static char **bolt_command(const char *bolt, int version, const struct bolt_bina
 	argv[n++] = (char *)out;
 	argv[n++] = xasprintf("-data=%s", fdata);
 	argv[n++] = "-reorder-blocks=ext-tsp";
-	argv[n++] = "-split-functions";
-	argv[n++] = "-split-all-cold";
-	argv[n++] = "-split-eh";
+	/* the user's -split-functions=0 (or =1) stands for ours: code that a
+	   run the profile did not see takes stays among the hot code */
+	if (!bolt_option_given("-split-functions")) {
+		argv[n++] = "-split-functions";
+		argv[n++] = "-split-all-cold";
+		argv[n++] = "-split-eh";
+	}
 	argv[n++] = "-dyno-stats";
 	/* the code back where the link put it, on 4 KiB pages: in a new
 	   segment on a 2 MiB boundary the hot code lies far from everything

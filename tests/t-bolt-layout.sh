@@ -4,7 +4,8 @@
 # when it is there, llvm-bolt-22: the hot code starts the old .text,
 # aligned on 64 bytes rather than a page (-align-text=64, as BOLT's
 # summary says), and no segment aligned on 2 MiB is added.  With --new-segment, BOLT's own
-# layout: the code in a new segment aligned on 2 MiB.
+# layout: the code in a new segment aligned on 2 MiB.  A user's
+# -split-functions=0 replaces linkopt-bolt's own splitting.
 . "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 need_pagein
@@ -87,4 +88,11 @@ for bolt in "${bolts[@]}"; do
 	(($(big_segments "new.$bolt") == 1)) ||
 		fail "$bolt --new-segment: no segment aligned on 2 MiB: $(readelf -lW "new.$bolt" | grep LOAD)"
 done
+# the user's -split-functions=0 stands for linkopt-bolt's splitting (BOLT
+# refuses an option given twice)
+run_ok dry.out "$LB" -n --bolt llvm-bolt-16 --startup startup.trace --bolt-option -split-functions=0 -o dry ./prog
+expect_grep ' -split-functions=0' dry.out
+grep -qE ' -split-functions( |$)| -split-all-cold' dry.out && fail "linkopt-bolt split functions all the same: $(cat dry.out)"
+run_ok dry2.out "$LB" -n --bolt llvm-bolt-16 --startup startup.trace -o dry ./prog
+expect_grep ' -split-functions -split-all-cold' dry2.out
 exit 0
