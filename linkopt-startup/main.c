@@ -26,7 +26,7 @@ static struct {
 	const char *dir, *read_ahead_kb, *check, *bolt_program, *again, *steady;
 	struct cli_list outputs, workloads, held;
 	int linker, placement;
-	bool relr, bolt, trace_children, report, verify, undo, pgo_built, no_relr, no_bolt;
+	bool relr, bolt, trace_children, report, verify, undo, pgo_built, no_relr, no_bolt, measure_all;
 	unsigned long tolerance;
 	bool tolerance_given;
 } opt;
@@ -80,6 +80,9 @@ static const struct cli_option options[] = {
 	  "layout slower than the plain link by more than 3% is\n"
 	  "not chosen" },
 	{ "--no-relr", 0, CLI_FLAG, &opt.no_relr, 0, "--placement=best: no candidate with --relr" },
+	{ "--measure-all", 0, CLI_FLAG, &opt.measure_all, 0,
+	  "--placement=best, as root: a real cold start of every candidate made, not only the model's best "
+	  "three (slower): the model checked on each" },
 	{ "--no-bolt", 0, CLI_FLAG, &opt.no_bolt, 0, "--placement=best: no candidate with --bolt" },
 	{ "--read-ahead-kb", 0, CLI_CALL, &opt.read_ahead_kb, "N",
 	  "the disk's read-ahead --placement=cold-start places for\n"
@@ -481,6 +484,7 @@ static int search_outputs(struct startup_job *job, struct startup_output *output
 		.steady = opt.steady,
 		.read_ahead_kb = 128,
 		.no_relr = opt.no_relr,
+		.measure_all = opt.measure_all,
 		.no_bolt = opt.no_bolt,
 	};
 	size_t w = 0;
@@ -516,8 +520,9 @@ int main(int argc, char **argv)
 		opt.trace_children = true;
 	}
 	if (opt.placement != PLACEMENT_BEST &&
-	    (opt.workloads.count || opt.held.count || opt.steady || opt.no_relr || opt.no_bolt))
-		cli_usage_error("--workload, --held-out, --steady, --no-relr and --no-bolt are for --placement=best");
+	    (opt.workloads.count || opt.held.count || opt.steady || opt.no_relr || opt.no_bolt || opt.measure_all))
+		cli_usage_error("--workload, --held-out, --steady, --no-relr, --no-bolt and --measure-all are for "
+				"--placement=best");
 	if (opt.placement == PLACEMENT_BEST && (opt.relr || opt.bolt))
 		cli_usage_error("--placement=best tries --relr and --bolt itself (--no-relr, --no-bolt leave them out)");
 	if (opt.placement == PLACEMENT_BEST && opt.report)

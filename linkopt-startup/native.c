@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include "startup.h"
 
+#include "coldstart.h"
 #include "elfobj.h"
 #include "output.h"
 #include "proc.h"
@@ -67,52 +68,77 @@ static void traced_names(const struct startup_run *run, struct native_set *trace
 	}
 }
 
-int native_find(const struct startup_job *job, const struct startup_output *outputs, size_t n, const char *line,
-		const struct startup_run *run, struct native_set *sets, char **why)
+/* Runs workload line natively under perf record, every page fault with
+   its address, and returns in *text (new) what perf script prints of it
+   with the arguments args (NULL-terminated); -1 with *why (new). */
+static int perf_faults(const struct startup_job *job, const char *name, const char *line, char *const *args,
+		       char **text, char **why)
 {
 	char *perf = proc_which("perf"), *data, *line_copy = xstrdup(line);
 	char *record[] = { perf, "record", "-q", "-e", "page-faults", "-c", "1", "-d", "-o", NULL, "--", "sh", "-c",
 			   line_copy, NULL };
-	char *script[] = { perf, "script", "-i", NULL, "-F", "ip,sym,dso,addr", NULL };
+	char *script[16] = { perf, "script", "-i", NULL };
 	struct proc_request request = { .argv = record, .stdin_null = true, .out = PROC_DISCARD, .err = PROC_CAPTURE };
 	struct proc_result result;
-	struct native_set traced = { 0 };
-	char *text, *next;
-	size_t i;
+	size_t k = 4;
 	int status = 0;
 
+	*text = NULL;
 	if (!perf) {
 		*why = xstrdup("perf is not installed (Debian: linux-perf)");
 		free(line_copy);
 		return -1;
 	}
-	data = record_path(job->dir, outputs[0].name, "search.perf.data");
+	while (*args && k < 15)
+		script[k++] = *args++;
+	data = record_path(job->dir, name, "search.perf.data");
 	record[9] = script[3] = data;
 	if (proc_exec(&request, &result) != 0) {
 		*why = proc_failure(result.status, result.err);
 		status = -1;
-		goto out;
-	}
-	free(result.err);
-	request = (struct proc_request){ .argv = script, .stdin_null = true, .out = PROC_CAPTURE, .err = PROC_CAPTURE };
-	if (proc_exec(&request, &result) != 0 || !result.out) {
-		char *failure = proc_failure(result.status, result.err);
-
-		*why = xasprintf("perf script: %s", failure);
-		free(failure);
-		free(result.out);
+	} else {
 		free(result.err);
-		status = -1;
-		goto out;
+		request = (struct proc_request){ .argv = script, .stdin_null = true, .out = PROC_CAPTURE,
+						 .err = PROC_CAPTURE };
+		if (proc_exec(&request, &result) != 0 || !result.out) {
+			char *failure = proc_failure(result.status, result.err);
+
+			*why = xasprintf("perf script: %s", failure);
+			free(failure);
+			free(result.out);
+			status = -1;
+		} else {
+			*text = result.out;
+		}
+		free(result.err);
 	}
+	unlink(data);
+	free(data);
+	free(perf);
+	free(line_copy);
+	return status;
+}
+
+int native_find(const struct startup_job *job, const struct startup_output *outputs, size_t n, const char *line,
+		const struct startup_run *run, struct native_set *sets, char **why)
+{
+	char *const args[] = { "-F", "ip,sym,dso,addr", NULL };
+	struct native_set traced = { 0 };
+	char *all, *text, *next;
+	size_t i;
+
+	if (perf_faults(job, outputs[0].name, line, args, &all, why) < 0)
+		return -1;
 	traced_names(run, &traced);
-	for (text = result.out; text && *text; text = next) {
+	for (text = all; *text; text = next) {
 		unsigned long long address, ip;
 		char symbol[512], dso[4096];
 
 		next = strchr(text, '\n');
 		if (next)
 			*next++ = '\0';
+		else
+			next = text + strlen(text);
 		if (sscanf(text, " %llx %511s (%4095[^)]) %llx", &address, symbol, dso, &ip) != 4 || address != ip ||
 		    !strcmp(symbol, "[unknown]"))
 			continue;
@@ -120,14 +146,88 @@ int native_find(const struct startup_job *job, const struct startup_output *outp
 			if (!strcmp(dso, outputs[i].path) && !among(&traced, symbol))
 				native_add(&sets[i], symbol);
 	}
-	free(result.out);
-	free(result.err);
-out:
+	free(all);
 	native_free(&traced);
-	unlink(data);
-	free(data);
-	free(perf);
-	free(line_copy);
+	return 0;
+}
+
+/* A mapping of an output's file in the process perf recorded. */
+struct mapping {
+	long pid;
+	uint64_t start, end, offset;
+	size_t output;
+};
+
+int native_fault_pages(const struct startup_job *job, const struct startup_output *outputs, size_t n,
+		       const char *line, struct native_pages *pages, char **why)
+{
+	char *const args[] = { "--show-mmap-events", "-F", "pid,addr", NULL };
+	struct mapping *maps = NULL;
+	struct coldstart_file *files = xcalloc(n, sizeof(*files));
+	size_t count = 0, capacity = 0, i, m;
+	char *all, *text, *next;
+	int status = 0;
+
+	for (i = 0; i < n && status == 0; i++)
+		if (coldstart_file_read(&files[i], outputs[i].path, why) < 0)
+			status = -1;
+	if (status == 0 && perf_faults(job, outputs[0].name, line, args, &all, why) < 0)
+		status = -1;
+	for (text = status == 0 ? all : ""; *text; text = next) {
+		unsigned long long start, length, offset, address;
+		char path[4096];
+		long pid;
+
+		next = strchr(text, '\n');
+		if (next)
+			*next++ = '\0';
+		else
+			next = text + strlen(text);
+		/* PERF_RECORD_MMAP2 PID/TID: [0xSTART(0xLEN) @ 0xPGOFF ...]: PROT PATH */
+		if (strstr(text, "PERF_RECORD_MMAP")) {
+			const char *bracket = strchr(text, '['), *colon = strstr(text, "]: ");
+			const char *record = strstr(text, "PERF_RECORD_MMAP");
+
+			if (!bracket || !colon || sscanf(record + strcspn(record, " "), " %ld", &pid) != 1 ||
+			    sscanf(bracket, "[%llx(%llx) @ %llx", &start, &length, &offset) != 3 ||
+			    sscanf(colon + 3, "%*s %4095[^\n]", path) != 1)
+				continue;
+			for (i = 0; i < n; i++)
+				if (!strcmp(path, outputs[i].path))
+					*ARRAY_PUSH(maps, count, capacity) =
+						(struct mapping){ pid, start, start + length, offset, i };
+			continue;
+		}
+		if (sscanf(text, " %ld %llx", &pid, &address) != 2)
+			continue;
+		for (m = count; m-- > 0;) {
+			const struct coldstart_file *f;
+			uint64_t at;
+			size_t k;
+
+			if (maps[m].pid != pid || address < maps[m].start || address >= maps[m].end)
+				continue;
+			f = &files[maps[m].output];
+			at = address - maps[m].start + maps[m].offset;
+			for (k = 0; k < f->segment_count; k++) {
+				const struct elf_segment *s = &f->segments[k];
+
+				if (s->type == PT_LOAD && at >= s->offset && at < s->offset + s->file_size) {
+					struct native_pages *p = &pages[maps[m].output];
+
+					*ARRAY_PUSH(p->addresses, p->count, p->capacity) = (at - s->offset + s->address) & ~4095ull;
+					break;
+				}
+			}
+			break;
+		}
+	}
+	if (status == 0)
+		free(all);
+	for (i = 0; i < n; i++)
+		coldstart_file_free(&files[i]);
+	free(files);
+	free(maps);
 	return status;
 }
 

@@ -89,6 +89,7 @@ struct search {
 	bool measure;                      /* a real cold start can be measured (root, pfstat) */
 	char *pfstat;
 	char *plain_check;                 /* the check's output with the plain links */
+	char *native_why;                  /* why the model has no native run (perf), or NULL */
 	size_t trace_number;
 };
 
@@ -598,7 +599,7 @@ static void make_bolted(struct search *s, struct candidate *c, size_t index)
    path, reads at the job's read-ahead, as the model replays the first
    trace of run that holds it; false when none does. */
 static bool predict(const struct search *s, const struct startup_run *run, const char *hex, const char *path,
-		    uint64_t *pages)
+		    const struct native_pages *native, uint64_t *pages)
 {
 	unsigned long kb = s->so->read_ahead_kb;
 	struct coldstart_file file;
@@ -624,6 +625,10 @@ static bool predict(const struct search *s, const struct startup_run *run, const
 			if ((e->kind == TRACE_CODE || e->kind == TRACE_DATA) && trace_object_at(tr, e->address, e->size) == o)
 				*ARRAY_PUSH(addresses, n, capacity) = e->address - o->base;
 		}
+		/* what the native run faulted in and the trace did not touch
+		   (valgrind is not the CPU), after it */
+		for (k = 0; native && k < native->count; k++)
+			*ARRAY_PUSH(addresses, n, capacity) = native->addresses[k];
 		reads = coldstart_replay(&file, o == &tr->objects[0], addresses, n, kb);
 		*pages = reads.pages;
 		coldstart_file_free(&file);
@@ -644,17 +649,27 @@ static bool score(struct search *s, struct candidate *c, struct startup_run *kno
 		bool held = w >= s->so->train_count;
 		const char *line = held ? s->so->held[w - s->so->train_count] : s->so->train[w];
 		struct startup_run fresh, *run = &fresh;
+		struct native_pages *native = xcalloc(s->n, sizeof(*native));
 		double code = 0, cold = 0;
+		char *why;
 
 		if (known && !held)
 			run = &known[w];
 		else
 			free(trace_line(s, line, &fresh, false));
+		if (!s->native_why && native_fault_pages(s->job, s->outputs, s->n, line, native, &why) < 0)
+			s->native_why = why;
 		for (i = 0; i < s->n; i++) {
 			uint64_t pages;
+			bool predicted = predict(s, run, c->build_id[i], c->files[i], s->native_why ? NULL : &native[i],
+						 &pages);
 
-			if (!predict(s, run, c->build_id[i], c->files[i], &pages)) {
+			free(native[i].addresses);
+			if (!predicted) {
 				candidate_fail(c, "%s: the workload '%s' did not load it", s->outputs[i].name, line);
+				while (++i < s->n)
+					free(native[i].addresses);
+				free(native);
 				if (run == &fresh)
 					run_free(&fresh);
 				return false;
@@ -662,6 +677,7 @@ static bool score(struct search *s, struct candidate *c, struct startup_run *kno
 			cold += pages;
 			code += measure_pages(run, c->build_id[i], TRACE_CODE);
 		}
+		free(native);
 		if (held) {
 			c->s.code_held += code / s->so->held_count;
 			c->s.cold_held += cold / s->so->held_count;
@@ -1209,11 +1225,11 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 		bool unbolted_measured = false;
 		size_t k;
 
-		if (!eligible(&s, ranked[i]))
+		if (so->measure_all ? ranked[i]->failed || !ranked[i]->s.scored : !eligible(&s, ranked[i]))
 			continue;
 		for (k = 0; k < i; k++)
 			unbolted_measured |= !ranked[k]->bolt && ranked[k]->s.measured_train >= 0;
-		if (measured >= 3 && (ranked[i]->bolt || unbolted_measured))
+		if (!so->measure_all && measured >= 3 && (ranked[i]->bolt || unbolted_measured))
 			continue;
 		say(&s, "measuring a cold start of %s", ranked[i]->name);
 		install(&s, ranked[i]->files);
@@ -1245,10 +1261,16 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 	for (i = 0; i < s.count; i++)
 		print_row(&s, out, ranked[i], ranked[i] == best);
 	fprintf(out, "(code: code pages touched; cold: file pages a cold start reads at %lu KiB, as the model predicts "
-		"from the trace, and as measured on a loop device (root only; the model's best three); means over %zu "
+		"from the trace, and as measured on a loop device (root only; %s); means over %zu "
 		"training and %zu held-out workloads; steady: CPU time against plain, medians of five runs each taking turns; cost: seconds to make and "
-		"score; the search took %.0f s)\n", so->read_ahead_kb, so->train_count, so->held_count,
+		"score; the search took %.0f s)\n", so->read_ahead_kb,
+		so->measure_all ? "every candidate scored" : "the model's best three", so->train_count, so->held_count,
 		proc_now() - start);
+	if (s.native_why)
+		fprintf(out, "(model: the pagein traces alone; no native run: %s)\n", s.native_why);
+	else
+		fprintf(out, "(model: the pagein traces, then the pages a native run of the same workload faulted in "
+			"(perf): valgrind is not the CPU)\n");
 	if (!best) {
 		fprintf(out, "chosen: the plain link (no layout that reads no more at a cold start reads or touches less "
 			"on the training workloads)\n");

@@ -143,6 +143,18 @@ void native_free(struct native_set *set);
    (new) when perf is missing or fails. */
 int native_find(const struct startup_job *job, const struct startup_output *outputs, size_t n, const char *line,
 		const struct startup_run *run, struct native_set *sets, char **why);
+/* Virtual addresses of pages of one output's link, in the order of a run. */
+struct native_pages {
+	uint64_t *addresses;
+	size_t count, capacity;
+};
+/* Runs workload line natively under perf with the files now in place of
+   the n outputs, and appends to pages[i] the page of each fault in a
+   mapping of output i's file (a fault comes once per page, and the
+   kernel maps 64 KiB around it: a subset of what the run touched).  -1
+   with *why (new) when perf is missing or fails. */
+int native_fault_pages(const struct startup_job *job, const struct startup_output *outputs, size_t n,
+		       const char *line, struct native_pages *pages, char **why);
 /* Writes at path (a temporary file, renamed; nothing when none of set is
    found) a pagein trace with branches of the linked file binary as run
    from run_path: for each function of set (a cold part "F.cold.N" stands
@@ -230,6 +242,7 @@ struct search_options {
 	const char *steady;               /* a steady-state workload timed, or NULL */
 	unsigned long read_ahead_kb;      /* the model's and the measurement's */
 	bool no_relr, no_bolt, quiet;
+	bool measure_all;                 /* a real cold start of every candidate scored */
 };
 /* Searches the layouts for the outputs, prints the table of every one
    tried and the one chosen, which replaces the outputs and is kept as an
