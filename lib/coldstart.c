@@ -11,6 +11,48 @@
 #define BINPRM_BUF_SIZE 256     /* what execve reads first */
 #define LD_SO_FIRST_READ 832    /* what ld.so reads first of a library (struct filebuf) */
 
+/* The value of the symbol name defined in elf, or 0. */
+static uint64_t symbol_value(const struct elf_object *elf, const char *name)
+{
+	uint32_t k;
+
+	for (k = elfobj_symbol_by_name(elf, name); k; k = elfobj_symbol_next_named(elf, k))
+		if (elf->symbols[k].shndx != SHN_UNDEF)
+			return elf->symbols[k].value;
+	return 0;
+}
+
+/* What linkopt-prefetch.o (prefetch/prefetch.c) madvises: the traced
+   code, or its two parts when deporder's script splits it. */
+static void prefetch_ranges(const struct elf_object *elf, struct coldstart_file *file)
+{
+	uint64_t start = symbol_value(elf, "__linkopt_hot_start"), end = symbol_value(elf, "__linkopt_hot_end");
+	uint64_t head_end = symbol_value(elf, "__linkopt_hot_head_end");
+	uint64_t tail_start = symbol_value(elf, "__linkopt_hot_tail_start");
+
+	if (!symbol_value(elf, "linkopt_prefetch"))
+		return;
+	if (head_end && tail_start) {
+		file->prefetch_start[file->prefetch_count] = start;
+		file->prefetch_end[file->prefetch_count++] = head_end;
+		file->prefetch_start[file->prefetch_count] = tail_start;
+		file->prefetch_end[file->prefetch_count++] = end;
+	} else {
+		file->prefetch_start[file->prefetch_count] = start;
+		file->prefetch_end[file->prefetch_count++] = end;
+	}
+	/* an empty part (all the traced code at the end of .text) is no
+	   madvise, as prefetch() skips it */
+	for (size_t i = 0, k = 0, n = file->prefetch_count; i < n; i++) {
+		if (!file->prefetch_start[i] || file->prefetch_end[i] <= file->prefetch_start[i]) {
+			file->prefetch_count--;
+			continue;
+		}
+		file->prefetch_start[k] = file->prefetch_start[i] & ~(uint64_t)(PAGE - 1);
+		file->prefetch_end[k++] = (file->prefetch_end[i] + PAGE - 1) & ~(uint64_t)(PAGE - 1);
+	}
+}
+
 int coldstart_file_read(struct coldstart_file *file, const char *path, char **why)
 {
 	struct elf_object elf;
@@ -29,6 +71,7 @@ int coldstart_file_read(struct coldstart_file *file, const char *path, char **wh
 	if (!elfobj_build_id(&elf, file->build_id, sizeof(file->build_id)))
 		file->build_id[0] = 0;
 	file->segments = elfobj_segments(&elf, &file->segment_count, &file->table_offset, &file->table_size, why);
+	prefetch_ranges(&elf, file);
 	elfobj_close(&elf);
 	munmap(data, size);
 	if (*why)
@@ -42,8 +85,27 @@ void coldstart_file_free(struct coldstart_file *file)
 	memset(file, 0, sizeof(*file));
 }
 
+/* madvise(MADV_WILLNEED) of the file's prefetch ranges, in the vmas that map them. */
+static void prefetch(struct readahead *ra, const struct coldstart_file *file, const struct elf_segment *const *of_vma,
+		     size_t n)
+{
+	size_t i, v;
+
+	for (i = 0; i < file->prefetch_count; i++)
+		for (v = 0; v < n; v++) {
+			const struct elf_segment *s = of_vma[v];
+			uint64_t start = file->prefetch_start[i], end = file->prefetch_end[i];
+
+			if (start < s->address / PAGE * PAGE || start >= s->address + s->memory_size)
+				continue;
+			readahead_willneed(ra, start / PAGE - s->address / PAGE + s->offset / PAGE, (end - start) / PAGE,
+					   COLDSTART_IO_PAGES);
+			break;
+		}
+}
+
 static struct coldstart_reads replay(const struct coldstart_file *file, bool program, const uint64_t *addresses,
-				     size_t count, unsigned long read_ahead_kb, bool list)
+				     size_t count, unsigned long read_ahead_kb, bool list, size_t prefetch_at)
 {
 	struct readahead_vma *vmas = xcalloc(file->segment_count ? file->segment_count : 1, sizeof(*vmas));
 	const struct elf_segment **of_vma = xcalloc(file->segment_count ? file->segment_count : 1, sizeof(*of_vma));
@@ -83,6 +145,8 @@ static struct coldstart_reads replay(const struct coldstart_file *file, bool pro
 			readahead_read(ra, file->table_offset, file->table_size);
 	}
 	for (i = 0; i < count; i++) {
+		if (i == prefetch_at)
+			prefetch(ra, file, of_vma, n);
 		for (v = 0; v < n; v++) {
 			const struct elf_segment *s = of_vma[v];
 
@@ -92,6 +156,8 @@ static struct coldstart_reads replay(const struct coldstart_file *file, bool pro
 			}
 		}
 	}
+	if (prefetch_at != COLDSTART_NO_PREFETCH && prefetch_at >= count)
+		prefetch(ra, file, of_vma, n);
 	reads.pages = readahead_pages_read(ra);
 	reads.requests = readahead_requests(ra);
 	if (list) {
@@ -110,11 +176,17 @@ static struct coldstart_reads replay(const struct coldstart_file *file, bool pro
 struct coldstart_reads coldstart_replay(const struct coldstart_file *file, bool program, const uint64_t *addresses,
 					size_t count, unsigned long read_ahead_kb)
 {
-	return replay(file, program, addresses, count, read_ahead_kb, false);
+	return replay(file, program, addresses, count, read_ahead_kb, false, COLDSTART_NO_PREFETCH);
+}
+
+struct coldstart_reads coldstart_replay_at(const struct coldstart_file *file, bool program, const uint64_t *addresses,
+					   size_t count, unsigned long read_ahead_kb, size_t prefetch_at)
+{
+	return replay(file, program, addresses, count, read_ahead_kb, false, prefetch_at);
 }
 
 struct coldstart_reads coldstart_replay_requests(const struct coldstart_file *file, bool program,
 						 const uint64_t *addresses, size_t count, unsigned long read_ahead_kb)
 {
-	return replay(file, program, addresses, count, read_ahead_kb, true);
+	return replay(file, program, addresses, count, read_ahead_kb, true, COLDSTART_NO_PREFETCH);
 }

@@ -24,7 +24,19 @@ struct coldstart_file {
 	uint64_t table_offset, table_size; /* the program headers */
 	bool position_independent;         /* ET_DYN: a PIE or a shared library */
 	char build_id[129];                /* its GNU build-id in hex, "" when it has none */
+	/* what linkopt-prefetch.o asks the kernel to read at start-up
+	   (madvise MADV_WILLNEED), from the symbols deporder's script
+	   defines: [start, end) virtual addresses, whole pages; none when
+	   the file has no such symbols (not linked with it, or stripped) */
+	uint64_t prefetch_start[2], prefetch_end[2];
+	size_t prefetch_count;
 };
+
+/* The device's largest request as force_page_cache_ra takes it
+   (bdi->io_pages: max_sectors_kb / 4): a loop device's 1280 KiB. */
+#define COLDSTART_IO_PAGES 320
+/* coldstart_replay_at's prefetch_at when nothing is prefetched. */
+#define COLDSTART_NO_PREFETCH ((size_t)-1)
 
 /* Reads the program headers of the file at path; returns 0, or -1 with
    *why set (newly allocated). */
@@ -46,6 +58,13 @@ struct coldstart_reads {
    read-ahead. */
 struct coldstart_reads coldstart_replay(const struct coldstart_file *file, bool program, const uint64_t *addresses,
 					size_t count, unsigned long read_ahead_kb);
+
+/* coldstart_replay, with the file's prefetch (prefetch_count ranges) done
+   just before the touch of addresses[prefetch_at] (after the last when
+   prefetch_at >= count; COLDSTART_NO_PREFETCH: none): linkopt-prefetch.o's
+   constructor runs at that point. */
+struct coldstart_reads coldstart_replay_at(const struct coldstart_file *file, bool program, const uint64_t *addresses,
+					   size_t count, unsigned long read_ahead_kb, size_t prefetch_at);
 
 /* The same, with the list of the requests and what made each. */
 struct coldstart_reads coldstart_replay_requests(const struct coldstart_file *file, bool program,

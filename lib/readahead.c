@@ -362,6 +362,22 @@ void readahead_read(struct readahead *ra, uint64_t offset, uint64_t count)
 	ra->prev_pos = (int64_t)(offset + count);
 }
 
+void readahead_willneed(struct readahead *ra, uint64_t first, uint64_t count, uint64_t io_pages)
+{
+	uint64_t max = io_pages > ra->ra_pages ? io_pages : ra->ra_pages, chunk;
+
+	ra->cause = READAHEAD_WILLNEED;
+	ra->cause_page = first;
+	if (count > max)
+		count = max;
+	while (count) {
+		chunk = count < 512 ? count : 512; /* 2 MiB at a time */
+		read_chunk(ra, first, chunk, 0);
+		first += chunk;
+		count -= chunk;
+	}
+}
+
 /* filemap_map_pages over [first, last] of vma: maps the cached pages not
    marked; each counts as a hit against mmap_miss. */
 static void map_pages(struct readahead *ra, size_t vma, uint64_t first, uint64_t last)
@@ -492,6 +508,7 @@ const char *readahead_cause_name(enum readahead_cause cause)
 	case READAHEAD_FAULT_CODE: return "code-fault";
 	case READAHEAD_MARKED: return "marked";
 	case READAHEAD_ALONE: return "alone";
+	case READAHEAD_WILLNEED: return "willneed";
 	}
 	return "?";
 }

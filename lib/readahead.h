@@ -44,6 +44,7 @@ enum readahead_cause {
 	READAHEAD_FAULT_CODE,  /* the same in an executable mapping: the window from it on */
 	READAHEAD_MARKED,      /* the page was reached, cached and marked: the next window */
 	READAHEAD_ALONE,       /* a fault read the page alone (mmap_miss, or no read-ahead) */
+	READAHEAD_WILLNEED,    /* madvise(MADV_WILLNEED) of the range (linkopt-prefetch.o) */
 };
 
 /* One read request: pages first to first + pages - 1, for cause at page. */
@@ -57,6 +58,12 @@ struct readahead_request {
    read-ahead (read_ahead_kb / 4), mapped by vmas (copied). */
 struct readahead *readahead_new(uint64_t file_pages, unsigned long read_ahead_pages, const struct readahead_vma *vmas,
 				size_t vma_count);
+
+/* madvise(MADV_WILLNEED) of a mapping of pages [first, first + count)
+   of the file (vfs_fadvise, force_page_cache_ra): those not cached are
+   read as they are, none marked, 2 MiB at a time, at most the larger of
+   io_pages (the device's max_sectors_kb / 4) and the read-ahead. */
+void readahead_willneed(struct readahead *ra, uint64_t first, uint64_t count, uint64_t io_pages);
 
 /* A read(2) of count bytes at offset, through the page cache. */
 void readahead_read(struct readahead *ra, uint64_t offset, uint64_t count);

@@ -603,7 +603,7 @@ static bool predict(const struct search *s, const struct startup_run *run, const
 {
 	unsigned long kb = s->so->read_ahead_kb;
 	struct coldstart_file file;
-	size_t t, k, n = 0, capacity = 0;
+	size_t t, k, n = 0, capacity = 0, prefetch_at;
 	uint64_t *addresses = NULL;
 	char *why;
 
@@ -619,9 +619,15 @@ static bool predict(const struct search *s, const struct startup_run *run, const
 			continue;
 		if (coldstart_file_read(&file, path, &why) < 0)
 			fatal("%s", why);
+		prefetch_at = file.prefetch_count ? 0 : COLDSTART_NO_PREFETCH;
 		for (k = 0; k < tr->event_count; k++) {
 			const struct trace_event *e = &tr->events[k];
 
+			/* linkopt-prefetch.o's constructor: its madvise reads the
+			   traced code from there */
+			if (file.prefetch_count && e->kind == TRACE_FUNCTION && e->symbol &&
+			    !strcmp(e->symbol, "linkopt_prefetch") && trace_object_holds(o, e->address))
+				prefetch_at = n;
 			if ((e->kind == TRACE_CODE || e->kind == TRACE_DATA) && trace_object_at(tr, e->address, e->size) == o)
 				*ARRAY_PUSH(addresses, n, capacity) = e->address - o->base;
 		}
@@ -629,7 +635,7 @@ static bool predict(const struct search *s, const struct startup_run *run, const
 		   (valgrind is not the CPU), after it */
 		for (k = 0; native && k < native->count; k++)
 			*ARRAY_PUSH(addresses, n, capacity) = native->addresses[k];
-		reads = coldstart_replay(&file, o == &tr->objects[0], addresses, n, kb);
+		reads = coldstart_replay_at(&file, o == &tr->objects[0], addresses, n, kb, prefetch_at);
 		*pages = reads.pages;
 		coldstart_file_free(&file);
 		free(addresses);

@@ -190,6 +190,7 @@ static void print_cause(const struct readahead_request *q)
 	case READAHEAD_FAULT_CODE: printf("fault on page %llu, code: the window from it on", p); break;
 	case READAHEAD_MARKED: printf("page %llu reached, marked: the next window", p); break;
 	case READAHEAD_ALONE: printf("fault on page %llu: the page alone", p); break;
+	case READAHEAD_WILLNEED: printf("madvise(MADV_WILLNEED) from page %llu", p); break;
 	}
 }
 
