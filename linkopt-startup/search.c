@@ -45,6 +45,7 @@ struct variant {
 	   that has BOLT count every block of it, or NULL */
 	struct native_set *native;
 	char **native_traces;
+	long *native_functions;            /* per output: how many of native the trace holds */
 };
 
 /* The figures of one layout on every workload. */
@@ -520,6 +521,7 @@ static void fold_native(struct search *s, struct candidate *c, size_t index)
 	if (!v->native) {
 		v->native = xcalloc(s->n, sizeof(*v->native));
 		v->native_traces = xcalloc(s->n, sizeof(char *));
+		v->native_functions = xcalloc(s->n, sizeof(long));
 	}
 	for (w = 0; w < s->so->train_count && !c->native; w++)
 		if (native_find(s->job, s->outputs, s->n, s->so->train[w], &v->branches[w], found, &why) < 0) {
@@ -535,16 +537,20 @@ static void fold_native(struct search *s, struct candidate *c, size_t index)
 			native_add(&v->native[i], found[i].names[j]);
 		if (v->native[i].count == before)
 			continue;
-		added += v->native[i].count - before;
-		if (!c->native_example)
-			c->native_example = xstrdup(v->native[i].names[before]);
 		path = record_path(s->job->dir, s->outputs[i].name, v->relr ? "search.relr.native" : "search.native");
 		functions = native_profile_write(path, v->bolt_inputs[i], s->outputs[i].path, &v->native[i], &why);
 		if (functions < 0) {
 			c->native = xasprintf("native run: %s", why);
 			free(why);
 			free(path);
+		} else if (v->native_traces[i] && functions == v->native_functions[i]) {
+			/* nothing new that the data-first link defines */
+			free(path);
 		} else if (functions > 0) {
+			added += (size_t)(functions - v->native_functions[i]);
+			v->native_functions[i] = functions;
+			if (!c->native_example)
+				c->native_example = xstrdup(v->native[i].names[before]);
 			free(v->native_traces[i]);
 			v->native_traces[i] = path;
 			rewrite(s, c, index, i, path);
@@ -556,12 +562,12 @@ static void fold_native(struct search *s, struct candidate *c, size_t index)
 		size_t kept = 0;
 
 		for (i = 0; i < s->n; i++)
-			kept += v->native_traces[i] ? v->native[i].count : 0;
+			kept += v->native_traces[i] ? (size_t)v->native_functions[i] : 0;
 		if (added)
-			c->native = xasprintf("%zu function part%s ran natively and in no trace (%s%s): kept hot",
+			c->native = xasprintf("%zu function%s ran natively and in no trace (%s%s): kept hot",
 					      added, added == 1 ? "" : "s", c->native_example, added > 1 ? ", ..." : "");
 		else if (kept)
-			c->native = xasprintf("%zu function part%s run natively kept hot, as found before", kept,
+			c->native = xasprintf("%zu function%s run natively kept hot, as found before", kept,
 					      kept == 1 ? "" : "s");
 		else
 			c->native = xstrdup("nothing ran natively that the traces missed");
