@@ -139,10 +139,11 @@ int native_find(const struct startup_job *job, const struct startup_output *outp
 			*next++ = '\0';
 		else
 			next = text + strlen(text);
-		/* PLT stubs are the linker's: pagein names no function there,
-		   and no order moves them */
+		/* PLT stubs and crt's _init and _fini are the linker's: pagein
+		   names no function there, and no order moves them */
 		if (sscanf(text, " %llx %511s (%4095[^)]) %llx", &address, symbol, dso, &ip) != 4 || address != ip ||
-		    !strcmp(symbol, "[unknown]") || strstr(symbol, "@plt"))
+		    !strcmp(symbol, "[unknown]") || strstr(symbol, "@plt") || !strcmp(symbol, "_init") ||
+		    !strcmp(symbol, "_fini"))
 			continue;
 		for (i = 0; i < n; i++)
 			if (!strcmp(dso, outputs[i].path) && !among(&traced, symbol))
