@@ -1073,6 +1073,32 @@ static void keep_best(const struct search *s, const struct candidate *best)
 
 /* Removes what the search made in DIR and no longer needs: every
    candidate's file, order and log, the traces of the runs it scored. */
+/* Whether path is the log of a candidate that failed (the table names
+   it: it stays). */
+static bool failure_log(const struct search *s, size_t output, const char *path)
+{
+	size_t c;
+	bool named = false;
+
+	for (c = 0; c < s->count && !named; c++) {
+		char *suffix, *log;
+
+		if (!s->candidates[c].failed)
+			continue;
+		suffix = xasprintf("candidate.%zu.bolt.log", c);
+		log = record_path(s->job->dir, s->outputs[output].name, suffix);
+		named = !strcmp(path, log);
+		free(log);
+		free(suffix);
+		suffix = xasprintf("candidate.%zu.order.log", c);
+		log = record_path(s->job->dir, s->outputs[output].name, suffix);
+		named |= !strcmp(path, log);
+		free(log);
+		free(suffix);
+	}
+	return named;
+}
+
 static void clean_up(const struct search *s)
 {
 	size_t i, k;
@@ -1087,7 +1113,8 @@ static void clean_up(const struct search *s)
 
 			if (glob(pattern, 0, NULL, &found) == 0) {
 				for (f = 0; f < found.gl_pathc; f++)
-					nftw(found.gl_pathv[f], remove_one, 16, FTW_DEPTH | FTW_PHYS);
+					if (!failure_log(s, i, found.gl_pathv[f]))
+						nftw(found.gl_pathv[f], remove_one, 16, FTW_DEPTH | FTW_PHYS);
 				globfree(&found);
 			}
 			free(pattern);

@@ -8,7 +8,8 @@
 # read-ahead window more than the model said.  Now each BOLT candidate is
 # run natively once it is rewritten, and what ran natively there is
 # rewritten with every block counted: the chosen layout keeps convert
-# whole, and the native run of it finds nothing missed.
+# whole, and the native run of it finds nothing missed.  The log a failed
+# candidate's row names stays.
 . "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/buildsys-lib.sh"
@@ -73,9 +74,16 @@ EOF2
 "${cc[@]}" -o prog main.o work.o || fail "link"
 run_ok want.out ./prog a
 
-run_ok best.out "$LINKOPT_STARTUP" --dir="$dir" --target=prog --placement=best --no-relr \
+run_ok best.out "$LINKOPT_STARTUP" --dir="$dir" --target=prog --placement=best \
 	--workload='./prog a b' -- ./prog a
 cat best.out
+# the log a failed candidate's row names is there to read (the search
+# removed it with the other candidates' files; BOLT 22 fails on the relr
+# link here)
+while read -r log; do
+	[[ -s $log ]] || fail "the table names $log, which is not there"
+done < <(grep -oE 'see [^ )]+\.log' best.out | sed 's/^see //')
+grep -q 'see [^ )]*\.log' best.out || echo "(no candidate failed: the kept log is not tried)"
 # the first BOLT candidate of the variant found convert's natively run
 # part and rewrote it with convert counted whole; the others were made so
 # from the start
