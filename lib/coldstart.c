@@ -1,5 +1,6 @@
 #include "coldstart.h"
 #include "readahead.h"
+#include "trace.h"
 #include "util.h"
 
 #include <elf.h>
@@ -183,6 +184,35 @@ struct coldstart_reads coldstart_replay_at(const struct coldstart_file *file, bo
 					   size_t count, unsigned long read_ahead_kb, size_t prefetch_at)
 {
 	return replay(file, program, addresses, count, read_ahead_kb, false, prefetch_at);
+}
+
+struct coldstart_reads coldstart_replay_requests_at(const struct coldstart_file *file, bool program,
+						    const uint64_t *addresses, size_t count,
+						    unsigned long read_ahead_kb, size_t prefetch_at)
+{
+	return replay(file, program, addresses, count, read_ahead_kb, true, prefetch_at);
+}
+
+uint64_t *coldstart_trace_touches(const struct trace *t, const struct trace_object *o,
+				  const struct coldstart_file *file, size_t *count, size_t *prefetch_at)
+{
+	uint64_t *addresses = NULL;
+	size_t k, n = 0, capacity = 0;
+
+	*prefetch_at = file->prefetch_count ? 0 : COLDSTART_NO_PREFETCH;
+	for (k = 0; k < t->event_count; k++) {
+		const struct trace_event *e = &t->events[k];
+
+		/* linkopt-prefetch.o's constructor: its madvise reads the
+		   traced code from there */
+		if (file->prefetch_count && e->kind == TRACE_FUNCTION && e->symbol &&
+		    !strcmp(e->symbol, "linkopt_prefetch") && trace_object_holds(o, e->address))
+			*prefetch_at = n;
+		if ((e->kind == TRACE_CODE || e->kind == TRACE_DATA) && trace_object_at(t, e->address, e->size) == o)
+			*ARRAY_PUSH(addresses, n, capacity) = e->address - o->base;
+	}
+	*count = n;
+	return addresses;
 }
 
 struct coldstart_reads coldstart_replay_requests(const struct coldstart_file *file, bool program,

@@ -69,5 +69,20 @@ struct coldstart_reads coldstart_replay_at(const struct coldstart_file *file, bo
 /* The same, with the list of the requests and what made each. */
 struct coldstart_reads coldstart_replay_requests(const struct coldstart_file *file, bool program,
 						 const uint64_t *addresses, size_t count, unsigned long read_ahead_kb);
+/* coldstart_replay_at, with the list of the requests. */
+struct coldstart_reads coldstart_replay_requests_at(const struct coldstart_file *file, bool program,
+						    const uint64_t *addresses, size_t count,
+						    unsigned long read_ahead_kb, size_t prefetch_at);
+
+struct trace;
+struct trace_object;
+/* The pages of object o (whose file is file) that trace t's run first
+   touched (its C and D records), as addresses of the link, in the order of
+   the run: a new array of *count (NULL when none).  *prefetch_at: the
+   index of the touch before which linkopt-prefetch.o's constructor ran
+   (its F record), 0 when the trace does not say, COLDSTART_NO_PREFETCH
+   when the file has nothing to prefetch. */
+uint64_t *coldstart_trace_touches(const struct trace *t, const struct trace_object *o,
+				  const struct coldstart_file *file, size_t *count, size_t *prefetch_at);
 
 #endif

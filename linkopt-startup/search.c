@@ -625,18 +625,8 @@ static bool predict(const struct search *s, const struct startup_run *run, const
 			continue;
 		if (coldstart_file_read(&file, path, &why) < 0)
 			fatal("%s", why);
-		prefetch_at = file.prefetch_count ? 0 : COLDSTART_NO_PREFETCH;
-		for (k = 0; k < tr->event_count; k++) {
-			const struct trace_event *e = &tr->events[k];
-
-			/* linkopt-prefetch.o's constructor: its madvise reads the
-			   traced code from there */
-			if (file.prefetch_count && e->kind == TRACE_FUNCTION && e->symbol &&
-			    !strcmp(e->symbol, "linkopt_prefetch") && trace_object_holds(o, e->address))
-				prefetch_at = n;
-			if ((e->kind == TRACE_CODE || e->kind == TRACE_DATA) && trace_object_at(tr, e->address, e->size) == o)
-				*ARRAY_PUSH(addresses, n, capacity) = e->address - o->base;
-		}
+		addresses = coldstart_trace_touches(tr, o, &file, &n, &prefetch_at);
+		capacity = n;
 		/* what the native run faulted in and the trace did not touch
 		   (valgrind is not the CPU), after it */
 		for (k = 0; native && k < native->count; k++)

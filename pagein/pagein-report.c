@@ -148,8 +148,8 @@ static bool cold_start(const struct trace *t, size_t i, struct coldstart_reads *
 {
 	const struct trace_object *o = &t->objects[i];
 	struct coldstart_file file;
-	size_t k, n = 0, cap = 0;
-	uint64_t *addresses = NULL;
+	size_t n, prefetch_at;
+	uint64_t *addresses;
 
 	if (coldstart_file_read(&file, o->path, why) < 0)
 		return false;
@@ -159,14 +159,9 @@ static bool cold_start(const struct trace *t, size_t i, struct coldstart_reads *
 		coldstart_file_free(&file);
 		return false;
 	}
-	for (k = 0; k < t->event_count; k++) {
-		const struct trace_event *r = &t->events[k];
-
-		if ((r->kind == TRACE_CODE || r->kind == TRACE_DATA) && trace_object_at(t, r->address, r->size) == o)
-			*ARRAY_PUSH(addresses, n, cap) = r->address - o->base;
-	}
-	*reads = (read_requests ? coldstart_replay_requests : coldstart_replay)(&file, i == 0, addresses, n,
-										  read_ahead_kb);
+	addresses = coldstart_trace_touches(t, o, &file, &n, &prefetch_at);
+	*reads = (read_requests ? coldstart_replay_requests_at : coldstart_replay_at)(&file, i == 0, addresses, n,
+										      read_ahead_kb, prefetch_at);
 	free(addresses);
 	coldstart_file_free(&file);
 	return true;

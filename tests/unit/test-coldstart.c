@@ -136,6 +136,42 @@ static void test_no_segments(void)
 	unit_case(NULL);
 }
 
+/* linkopt-prefetch.o's madvise(MADV_WILLNEED), made before the second
+   touch (page 5): of code pages 10-29, inside the window the fault on
+   page 5 reads anyway, the madvise reads them first and the fault the
+   rest of its window around them (the same pages in all); of pages 38-41,
+   beyond that window, 4 pages more. */
+static void test_prefetch(void)
+{
+	struct coldstart_file file = { .size = 100 * 4096, .segments = program_segments, .table_offset = 64,
+				       .table_size = 448, .prefetch_count = 1, .prefetch_start = { 0xa000 },
+				       .prefetch_end = { 0x1e000 } };
+	struct coldstart_reads reads, none;
+	char *requests;
+
+	unit_case("the prefetch's madvise inside the window of a later fault");
+	program_segments[1].offset = 0x318;
+	file.segment_count = sizeof(program_segments) / sizeof(program_segments[0]);
+	reads = coldstart_replay_requests_at(&file, true, touched, 2, 128, 1);
+	requests = requests_text(reads.list, reads.requests);
+	EXPECT_STR("0+4 read@0, 47+32 fault@63, 10+20 willneed@10, 5+5 code-fault@5, 30+7 code-fault@5", requests);
+	none = coldstart_replay_at(&file, true, touched, 2, 128, COLDSTART_NO_PREFETCH);
+	EXPECT_INT(none.pages, reads.pages);
+	free(requests);
+	free(reads.list);
+
+	unit_case("the prefetch's madvise beyond the window of a later fault");
+	file.prefetch_start[0] = 0x26000;
+	file.prefetch_end[0] = 0x2a000;
+	reads = coldstart_replay_requests_at(&file, true, touched, 2, 128, 1);
+	requests = requests_text(reads.list, reads.requests);
+	EXPECT_STR("0+4 read@0, 47+32 fault@63, 38+4 willneed@38, 5+32 code-fault@5", requests);
+	EXPECT_INT(none.pages + 4, reads.pages);
+	free(requests);
+	free(reads.list);
+	unit_case(NULL);
+}
+
 static char *folder;
 
 /* Runs a shell command line in folder; true when it exits 0. */
@@ -245,6 +281,8 @@ static void test_file_read(void)
 int main(void)
 {
 	size_t i;
+
+	test_prefetch();
 	int status;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
