@@ -329,7 +329,9 @@ static char *normalize(const char *s, const char *file)
 
 int check_load(const char *interp, const char *file, double timeout, char **output)
 {
-	char *argv[] = { (char *)interp, (char *)file, NULL };
+	/* ld.so looks a name without a slash up as a library: ./ it */
+	char *path = strchr(file, '/') ? xstrdup(file) : xasprintf("./%s", file);
+	char *argv[] = { (char *)interp, path, NULL };
 	struct proc_env env[] = {
 		{ "LD_TRACE_LOADED_OBJECTS", "1" }, { "LD_BIND_NOW", "1" }, { "LD_WARN", "1" },
 	};
@@ -340,8 +342,9 @@ int check_load(const char *interp, const char *file, double timeout, char **outp
 
 	proc_exec(&rq, &r);
 	all = xasprintf("%s%s", r.out ? r.out : "", r.err ? r.err : "");
-	*output = normalize(all, file);
+	*output = normalize(all, path);
 	free(all);
+	free(path);
 	proc_result_free(&r);
 	return r.status;
 }

@@ -5,7 +5,8 @@
 # aligned on 64 bytes rather than a page (-align-text=64, as BOLT's
 # summary says), and no segment aligned on 2 MiB is added.  With --new-segment, BOLT's own
 # layout: the code in a new segment aligned on 2 MiB.  A user's
-# -split-functions=0 replaces linkopt-bolt's own splitting.
+# -split-functions=0 replaces linkopt-bolt's own splitting.  BINARY may be
+# named without a slash.
 . "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 need_pagein
@@ -88,6 +89,10 @@ for bolt in "${bolts[@]}"; do
 	(($(big_segments "new.$bolt") == 1)) ||
 		fail "$bolt --new-segment: no segment aligned on 2 MiB: $(readelf -lW "new.$bolt" | grep LOAD)"
 done
+# BINARY named without a slash, as in its own folder (the loader's check
+# ran "ld.so prog", which looks prog up as a library, and refused it)
+run_ok bare.out "$LB" -q --bolt llvm-bolt-16 --startup startup.trace --no-check -o bare prog
+[[ $(./bare 3000 7) == $(./prog 3000 7) ]] || fail "the rewrite of a bare-named prog prints another result"
 # the user's -split-functions=0 stands for linkopt-bolt's splitting (BOLT
 # refuses an option given twice)
 run_ok dry.out "$LB" -n --bolt llvm-bolt-16 --startup startup.trace --bolt-option -split-functions=0 -o dry ./prog
