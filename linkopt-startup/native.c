@@ -299,7 +299,7 @@ static bool instruction(const char *line, uint64_t *address, bool *ends, bool *d
    of the code of binary in [start, end) (objdump's disassembly): each run
    from a block's start to the jump that ends it, each direct jump taken
    once.  BOLT, reading them, counts every block of it as run. */
-static int every_block(FILE *out, const char *binary, uint64_t start, uint64_t end, size_t *records, char **why)
+static int every_block(FILE *out, const char *binary, uint64_t start, uint64_t end, char **why)
 {
 	char *low = xasprintf("--start-address=0x%llx", (unsigned long long)start);
 	char *high = xasprintf("--stop-address=0x%llx", (unsigned long long)end);
@@ -333,17 +333,12 @@ static int every_block(FILE *out, const char *binary, uint64_t start, uint64_t e
 		if (!ends)
 			continue;
 		fprintf(out, "R 0x%llx 0x%llx 1\n", (unsigned long long)run, (unsigned long long)address);
-		++*records;
-		if (direct) {
+		if (direct)
 			fprintf(out, "B 0x%llx 0x%llx 1\n", (unsigned long long)address, (unsigned long long)target);
-			++*records;
-		}
 		pending = true;
 	}
-	if (!pending && last >= run) {
+	if (!pending && last >= run)
 		fprintf(out, "R 0x%llx 0x%llx 1\n", (unsigned long long)run, (unsigned long long)last);
-		++*records;
-	}
 	free(result.out);
 	free(result.err);
 	free(low);
@@ -367,7 +362,7 @@ long native_profile_write(const char *path, const char *binary, const char *run_
 {
 	struct elf_object elf;
 	struct elf_segment *segments;
-	size_t size, count, i, records = 0;
+	size_t size, count, i;
 	uint64_t table_offset, table_size;
 	void *data;
 	char hex[129], *text = NULL, *quoted_path = trace_quote(run_path);
@@ -415,10 +410,10 @@ long native_profile_write(const char *path, const char *binary, const char *run_
 			fprintf(out, "%ld 0x%llx F 0 0x%llx: %s (in %s)\n", functions + 1, (unsigned long long)s->value,
 				(unsigned long long)s->value, quoted, quoted_path);
 			functions++;
-			status = every_block(out, binary, s->value, s->value + s->size, &records, why);
+			status = every_block(out, binary, s->value, s->value + s->size, why);
 			/* gcc's own cold part of it (-freorder-blocks-and-partition) */
 			if (status == 0 && part && part->size)
-				status = every_block(out, binary, part->value, part->value + part->size, &records, why);
+				status = every_block(out, binary, part->value, part->value + part->size, why);
 		}
 		free(quoted);
 		free(name);
