@@ -1313,9 +1313,19 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 		double was = measured_both ? s.plain.s.measured_train : s.plain.s.cold_train;
 
 		fprintf(out, "chosen: %s: %.1f file pages read at a cold start of the training workloads (%s) against "
-			"%.1f plain (%.2fx), %.1f code pages against %.1f\n", best->name, now,
+			"%.1f plain (%.2fx), %.1f code pages against %.1f", best->name, now,
 			measured_both ? "measured" : "predicted", was, was > 0 ? now / was : NAN,
 			best->s.code_train, s.plain.s.code_train);
+		/* what the layout keeps on runs it was not made from */
+		if (so->held_count) {
+			bool held_both = best->s.measured_held >= 0 && s.plain.s.measured_held >= 0;
+			double held = held_both ? best->s.measured_held : best->s.cold_held;
+			double plain_held = held_both ? s.plain.s.measured_held : s.plain.s.cold_held;
+
+			fprintf(out, "; held out: %.1f against %.1f plain (%.2fx, %s)", held, plain_held,
+				plain_held > 0 ? held / plain_held : NAN, held_both ? "measured" : "predicted");
+		}
+		fputc('\n', out);
 	}
 	if (best) {
 		install(&s, best->files);

@@ -93,6 +93,11 @@ awk -v b="$best_cold" -v p="$plain_cold" 'BEGIN { exit !(b < p) }' ||
 # the held-out workload is scored for each candidate
 row best.out "$chosen" | awk '{ if ($1 == "*") $1 = ""; $0 = $0; exit !($3 != "-" && $6 != "-") }' ||
 	fail "no held-out figures for the chosen layout: $(row best.out "$chosen")"
+# and the choice says what it keeps held out, against plain, as its row does
+held() { row best.out "$1" | awk '{ sub(/\(the default link\)/, ""); if ($1 == "*") $1 = ""; $0 = $0; print ($7 != "-" ? $7 : $6) }'; }
+read -r said_held said_plain < <(sed -n 's/^chosen: .*; held out: \([0-9.]*\) against \([0-9.]*\) plain.*/\1 \2/p' best.out)
+[[ $said_held == "$(held "$chosen")" && $said_plain == "$(held plain)" ]] ||
+	fail "the choice says held out '$said_held' against '$said_plain'; the rows: $(held "$chosen"), $(held plain)"
 # what runs natively and not under valgrind is named (perf's page faults)
 if command -v perf > /dev/null && perf record -q -o perf.probe -e page-faults -- true 2> /dev/null; then
 	grep -E '^native run .*ran natively .* native_only' best.out > /dev/null ||
