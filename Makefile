@@ -37,6 +37,10 @@ OBJS = $(LIB_OBJS)
 # missing says it is skipped and why.
 BUILD_DEPS = libelf.h=libelf-dev gelf.h=libelf-dev elfutils/libdw.h=libdw-dev json-c/json.h=libjson-c-dev \
 	valgrind/pub_tool_basics.h=valgrind
+# make check-deb needs the Debian packaging tools besides (installed as
+# make deps installs, so that the CI's fresh machine runs the test).
+DEB_DEPS = bin:dpkg-buildpackage=dpkg-dev bin:dh=debhelper bin:lintian=lintian \
+	bin:pkg-config=pkgconf bin:cmake=cmake
 TEST_DEPS = bin:ld.gold=binutils bin:ld.lld=lld bin:gcov-tool=gcc bin:mold=mold bin:clang-22=clang-22 \
 	bin:ld.lld-22=lld-22
 
@@ -112,6 +116,8 @@ deb:
 	scripts/build-deb deb
 
 check-deb:
+	@$(MAKE) --no-print-directory deps
+	@scripts/need-deps --install '$(CC)' $(DEB_DEPS)
 	TEST_DEB=1 TEST_TIMEOUT=$${TEST_TIMEOUT:-1800} TOP='$(CURDIR)' tests/run -v t-deb
 
 install:: all
