@@ -621,7 +621,7 @@ struct elf_segment *elfobj_segments(const struct elf_object *obj, size_t *count,
 	return segments;
 }
 
-bool elfobj_build_id(const struct elf_object *obj, char *hex, size_t hex_size)
+bool elfobj_build_id_place(const struct elf_object *obj, uint64_t *offset, size_t *size)
 {
 	size_t i;
 
@@ -636,7 +636,7 @@ bool elfobj_build_id(const struct elf_object *obj, char *hex, size_t hex_size)
 			continue;
 		p = obj->image + s->offset;
 		while (off + 12 <= s->size) {
-			uint32_t namesz, descsz, type, k;
+			uint32_t namesz, descsz, type;
 
 			memcpy(&namesz, p + off, 4);
 			memcpy(&descsz, p + off + 4, 4);
@@ -644,16 +644,27 @@ bool elfobj_build_id(const struct elf_object *obj, char *hex, size_t hex_size)
 			off += 12;
 			if (namesz > s->size || descsz > s->size || off + ((namesz + 3) & ~3u) + descsz > s->size)
 				break;
-			if (type == NT_GNU_BUILD_ID && namesz == 4 && !memcmp(p + off, "GNU", 4) &&
-			    descsz * 2 + 1 <= hex_size) {
-				for (k = 0; k < descsz; k++)
-					snprintf(hex + 2 * k, 3, "%02x", p[off + 4 + k]);
+			if (type == NT_GNU_BUILD_ID && namesz == 4 && !memcmp(p + off, "GNU", 4) && descsz) {
+				*offset = s->offset + off + 4;
+				*size = descsz;
 				return true;
 			}
 			off += ((namesz + 3) & ~3u) + ((descsz + 3) & ~3u);
 		}
 	}
 	return false;
+}
+
+bool elfobj_build_id(const struct elf_object *obj, char *hex, size_t hex_size)
+{
+	uint64_t offset;
+	size_t size, k;
+
+	if (!elfobj_build_id_place(obj, &offset, &size) || size * 2 + 1 > hex_size)
+		return false;
+	for (k = 0; k < size; k++)
+		snprintf(hex + 2 * k, 3, "%02x", obj->image[offset + k]);
+	return true;
 }
 
 int elfobj_check_linked(void *elf, char **why)

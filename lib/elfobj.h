@@ -93,6 +93,10 @@ struct elf_segment *elfobj_segments(const struct elf_object *obj, size_t *count,
 /* Writes the GNU build-id as hex into hex; false if the file has none. */
 bool elfobj_build_id(const struct elf_object *obj, char *hex, size_t hex_size);
 
+/* Where the GNU build-id's bytes are in the file: *offset and *size;
+   false if the file has none. */
+bool elfobj_build_id_place(const struct elf_object *obj, uint64_t *offset, size_t *size);
+
 /* Reads the relocation sections into their target sections' relocs; returns
    0, or -1 with *why set. */
 int elfobj_load_relocs(struct elf_object *obj, char **why);

@@ -14,6 +14,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -404,6 +405,47 @@ static void check_structure(const struct bolt_binary *b, const char *rewritten, 
 	      version ? " " : "", version, output, list);
 }
 
+/* Gives the rewritten file a build-id of its own, made from its bytes
+   (the build-id's own read as zeros), as GNU ld's --build-id makes one
+   from the link's.  BOLT flips a bit of its input's: every rewrite of one
+   input would carry the same build-id, and a trace, a profile or perf's
+   cache of one rewrite would pass for another's. */
+static void own_build_id(const struct bolt_binary *b, const char *rewritten)
+{
+	struct elf_object elf;
+	uint64_t offset, hash[3] = { 0xcbf29ce484222325ull, 0x84222325cbf29ce4ull, 0x9e3779b97f4a7c15ull };
+	size_t size, place_size, i, k;
+	void *data;
+	char *why;
+	int fd;
+
+	if (map_file(rewritten, &data, &size, &why) < 0)
+		fatal("%s: BOLT's output: %s", b->path, why);
+	if (elfobj_open_linked(&elf, rewritten, data, size, &why) < 0)
+		fatal("%s: BOLT's output: %s", b->path, why);
+	if (!elfobj_build_id_place(&elf, &offset, &place_size))
+		fatal("%s: BOLT's output has no build-id (the input has one); %s is not written", b->path, output);
+	for (i = 0; i < size; i++) {
+		unsigned char byte = i >= offset && i < offset + place_size ? 0 : ((const unsigned char *)data)[i];
+
+		for (k = 0; k < 3; k++)
+			hash[k] = (hash[k] ^ byte) * 0x100000001b3ull;
+	}
+	elfobj_close(&elf);
+	munmap(data, size);
+	fd = open(rewritten, O_WRONLY);
+	if (fd < 0)
+		fatal("%s: cannot open BOLT's output: %s", rewritten, strerror(errno));
+	for (i = 0; i < place_size; i++) {
+		unsigned char byte = (unsigned char)(hash[i / 8 % 3] >> (8 * (i % 8)));
+
+		if (pwrite(fd, &byte, 1, (off_t)(offset + i)) != 1)
+			fatal("%s: cannot write its build-id: %s", rewritten, strerror(errno));
+	}
+	if (close(fd) < 0)
+		fatal("%s: cannot write its build-id: %s", rewritten, strerror(errno));
+}
+
 /* The first line of after that before does not hold, or NULL; a new
    string. */
 static char *first_new_line(const char *before, const char *after)
@@ -712,6 +754,7 @@ int main(int argc, char **argv)
 	}
 	check_stale(&b, bolt_log);
 	summary(bolt_log);
+	own_build_id(&b, rewritten);
 
 	/* proved before it is kept, --no-check included */
 	check_structure(&b, rewritten, version, &report);

@@ -6,7 +6,7 @@
 # summary says), and no segment aligned on 2 MiB is added.  With --new-segment, BOLT's own
 # layout: the code in a new segment aligned on 2 MiB.  A user's
 # -split-functions=0 replaces linkopt-bolt's own splitting.  BINARY may be
-# named without a slash.
+# named without a slash.  Each rewrite has a build-id of its own.
 . "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 need_pagein
@@ -89,6 +89,13 @@ for bolt in "${bolts[@]}"; do
 	(($(big_segments "new.$bolt") == 1)) ||
 		fail "$bolt --new-segment: no segment aligned on 2 MiB: $(readelf -lW "new.$bolt" | grep LOAD)"
 done
+# each rewrite has a build-id of its own: BOLT flips a bit of its input's,
+# so two layouts of one input carried one build-id (and perf's cache, or
+# a trace of one, took the other for it)
+bid() { readelf -n "$1" | sed -n 's/.*Build ID: //p'; }
+[[ -n $(bid prog.llvm-bolt-16) && $(bid prog.llvm-bolt-16) != "$(bid new.llvm-bolt-16)" ]] ||
+	fail "two rewrites of prog carry one build-id: $(bid prog.llvm-bolt-16), $(bid new.llvm-bolt-16)"
+[[ $(bid prog.llvm-bolt-16) != "$(bid prog)" ]] || fail "the rewrite carries its input's build-id"
 # BINARY named without a slash, as in its own folder (the loader's check
 # ran "ld.so prog", which looks prog up as a library, and refused it)
 run_ok bare.out "$LB" -q --bolt llvm-bolt-16 --startup startup.trace --no-check -o bare prog
