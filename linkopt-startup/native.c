@@ -75,8 +75,12 @@ static int perf_faults(const struct startup_job *job, const char *name, const ch
 		       char **text, char **why)
 {
 	char *perf = proc_which("perf"), *data, *line_copy = xstrdup(line);
-	char *record[] = { perf, "record", "-q", "-e", "page-faults", "-c", "1", "-d", "-o", NULL, "--", "sh", "-c",
-			   line_copy, NULL };
+	/* no build-ids (-B), no copy into ~/.debug (-N): the candidates of a
+	   search share their build-id (BOLT keeps its input's), so perf
+	   script would name symbols from another candidate's cached copy, and
+	   the cache would grow by a copy of every file run */
+	char *record[] = { perf, "record", "-q", "-B", "-N", "-e", "page-faults", "-c", "1", "-d", "-o", NULL, "--",
+			   "sh", "-c", line_copy, NULL };
 	char *script[16] = { perf, "script", "-i", NULL };
 	struct proc_request request = { .argv = record, .stdin_null = true, .out = PROC_DISCARD, .err = PROC_CAPTURE };
 	struct proc_result result;
@@ -92,7 +96,7 @@ static int perf_faults(const struct startup_job *job, const char *name, const ch
 	while (*args && k < 15)
 		script[k++] = *args++;
 	data = record_path(job->dir, name, "search.perf.data");
-	record[9] = script[3] = data;
+	record[11] = script[3] = data;
 	if (proc_exec(&request, &result) != 0) {
 		*why = proc_failure(result.status, result.err);
 		status = -1;
@@ -119,38 +123,16 @@ static int perf_faults(const struct startup_job *job, const char *name, const ch
 	return status;
 }
 
-int native_find(const struct startup_job *job, const struct startup_output *outputs, size_t n, const char *line,
-		const struct startup_run *run, struct native_set *sets, char **why)
+/* The file at path opened as a linked ELF file (its bytes mapped at
+   *data, *size of them); -1 with *why. */
+static int open_linked(const char *path, struct elf_object *elf, void **data, size_t *size, char **why)
 {
-	char *const args[] = { "-F", "ip,sym,dso,addr", NULL };
-	struct native_set traced = { 0 };
-	char *all, *text, *next;
-	size_t i;
-
-	if (perf_faults(job, outputs[0].name, line, args, &all, why) < 0)
+	if (map_file(path, data, size, why) < 0)
 		return -1;
-	traced_names(run, &traced);
-	for (text = all; *text; text = next) {
-		unsigned long long address, ip;
-		char symbol[512], dso[4096];
-
-		next = strchr(text, '\n');
-		if (next)
-			*next++ = '\0';
-		else
-			next = text + strlen(text);
-		/* PLT stubs and crt's _init and _fini are the linker's: pagein
-		   names no function there, and no order moves them */
-		if (sscanf(text, " %llx %511s (%4095[^)]) %llx", &address, symbol, dso, &ip) != 4 || address != ip ||
-		    !strcmp(symbol, "[unknown]") || strstr(symbol, "@plt") || !strcmp(symbol, "_init") ||
-		    !strcmp(symbol, "_fini"))
-			continue;
-		for (i = 0; i < n; i++)
-			if (!strcmp(dso, outputs[i].path) && !among(&traced, symbol))
-				native_add(&sets[i], symbol);
+	if (elfobj_open_linked(elf, path, *data, *size, why) < 0) {
+		munmap(*data, *size);
+		return -1;
 	}
-	free(all);
-	native_free(&traced);
 	return 0;
 }
 
@@ -161,14 +143,33 @@ struct mapping {
 	size_t output;
 };
 
-int native_fault_pages(const struct startup_job *job, const struct startup_output *outputs, size_t n,
-		       const char *line, struct native_pages *pages, char **why)
+/* A page fault in an output's file: the virtual address of its link,
+   and whether an instruction faulted there (the fault's address is its
+   ip). */
+struct fault {
+	uint64_t address;
+	bool code;
+};
+
+struct faults {
+	struct fault *items;
+	size_t count, capacity;
+};
+
+/* Runs workload line natively under perf with the files now in place of
+   the n outputs, and appends to faults[i] each fault in a mapping of
+   output i's file, as an address of its link (from the mappings perf
+   saw and the file's program headers: perf's own symbol names are not
+   used, its symbol tables of a file rewritten by BOLT place functions
+   where they are not).  -1 with *why (new). */
+static int native_faults(const struct startup_job *job, const struct startup_output *outputs, size_t n,
+			 const char *line, struct faults *faults, char **why)
 {
-	char *const args[] = { "--show-mmap-events", "-F", "pid,addr", NULL };
+	char *const args[] = { "--show-mmap-events", "-F", "pid,ip,addr", NULL };
 	struct mapping *maps = NULL;
 	struct coldstart_file *files = xcalloc(n, sizeof(*files));
 	size_t count = 0, capacity = 0, i, m;
-	char *all, *text, *next;
+	char *all = NULL, *text, *next;
 	int status = 0;
 
 	for (i = 0; i < n && status == 0; i++)
@@ -177,7 +178,7 @@ int native_fault_pages(const struct startup_job *job, const struct startup_outpu
 	if (status == 0 && perf_faults(job, outputs[0].name, line, args, &all, why) < 0)
 		status = -1;
 	for (text = status == 0 ? all : ""; *text; text = next) {
-		unsigned long long start, length, offset, address;
+		unsigned long long start, length, offset, address, ip;
 		char path[4096];
 		long pid;
 
@@ -201,7 +202,8 @@ int native_fault_pages(const struct startup_job *job, const struct startup_outpu
 						(struct mapping){ pid, start, start + length, offset, i };
 			continue;
 		}
-		if (sscanf(text, " %ld %llx", &pid, &address) != 2)
+		/* PID ADDR IP */
+		if (sscanf(text, " %ld %llx %llx", &pid, &address, &ip) != 3)
 			continue;
 		for (m = count; m-- > 0;) {
 			const struct coldstart_file *f;
@@ -216,17 +218,17 @@ int native_fault_pages(const struct startup_job *job, const struct startup_outpu
 				const struct elf_segment *s = &f->segments[k];
 
 				if (s->type == PT_LOAD && at >= s->offset && at < s->offset + s->file_size) {
-					struct native_pages *p = &pages[maps[m].output];
+					struct faults *out = &faults[maps[m].output];
 
-					*ARRAY_PUSH(p->addresses, p->count, p->capacity) = (at - s->offset + s->address) & ~4095ull;
+					*ARRAY_PUSH(out->items, out->count, out->capacity) =
+						(struct fault){ at - s->offset + s->address, address == ip };
 					break;
 				}
 			}
 			break;
 		}
 	}
-	if (status == 0)
-		free(all);
+	free(all);
 	for (i = 0; i < n; i++)
 		coldstart_file_free(&files[i]);
 	free(files);
@@ -234,17 +236,67 @@ int native_fault_pages(const struct startup_job *job, const struct startup_outpu
 	return status;
 }
 
-/* The file at path opened as a linked ELF file (its bytes mapped at
-   *data, *size of them); -1 with *why. */
-static int open_linked(const char *path, struct elf_object *elf, void **data, size_t *size, char **why)
+int native_find(const struct startup_job *job, const struct startup_output *outputs, size_t n, const char *line,
+		const struct startup_run *run, struct native_set *sets, char **why)
 {
-	if (map_file(path, data, size, why) < 0)
-		return -1;
-	if (elfobj_open_linked(elf, path, *data, *size, why) < 0) {
-		munmap(*data, *size);
-		return -1;
+	struct faults *faults = xcalloc(n, sizeof(*faults));
+	struct native_set traced = { 0 };
+	size_t i, k;
+	int status = 0;
+
+	if (native_faults(job, outputs, n, line, faults, why) < 0)
+		status = -1;
+	if (status == 0)
+		traced_names(run, &traced);
+	for (i = 0; i < n && status == 0; i++) {
+		struct elf_object elf;
+		void *data;
+		size_t size;
+
+		if (!faults[i].count)
+			continue;
+		if (open_linked(outputs[i].path, &elf, &data, &size, why) < 0) {
+			status = -1;
+			break;
+		}
+		for (k = 0; k < faults[i].count; k++) {
+			const struct elf_symbol *f;
+
+			if (!faults[i].items[k].code)
+				continue;
+			/* PLT stubs (in no function) and crt's _init and _fini
+			   are the linker's: pagein names no function there, and
+			   no order moves them */
+			f = elfobj_function_containing(&elf, 0, faults[i].items[k].address);
+			if (f && *f->name && strcmp(f->name, "_init") && strcmp(f->name, "_fini") &&
+			    !among(&traced, f->name))
+				native_add(&sets[i], f->name);
+		}
+		elfobj_close(&elf);
+		munmap(data, size);
 	}
-	return 0;
+	for (i = 0; i < n; i++)
+		free(faults[i].items);
+	free(faults);
+	native_free(&traced);
+	return status;
+}
+
+int native_fault_pages(const struct startup_job *job, const struct startup_output *outputs, size_t n,
+		       const char *line, struct native_pages *pages, char **why)
+{
+	struct faults *faults = xcalloc(n, sizeof(*faults));
+	size_t i, k;
+	int status = native_faults(job, outputs, n, line, faults, why);
+
+	for (i = 0; i < n; i++) {
+		for (k = 0; status == 0 && k < faults[i].count; k++)
+			*ARRAY_PUSH(pages[i].addresses, pages[i].count, pages[i].capacity) =
+				faults[i].items[k].address & ~4095ull;
+		free(faults[i].items);
+	}
+	free(faults);
+	return status;
 }
 
 /* The function symbol named name in elf (the first defined one), or NULL. */

@@ -53,7 +53,8 @@ struct scores {
 	double code_train, code_held;      /* code pages, mean over the workloads */
 	double cold_train, cold_held;      /* predicted file pages read, mean */
 	double measured_train, measured_held; /* measured on a loop device, mean; -1: not measured */
-	double steady;                     /* median seconds of the steady workload; -1: not run */
+	double steady;                     /* steady workload's median time against plain's; -1: not run */
+	double steady_spread;              /* the plain samples' spread in the same run */
 	bool scored;
 };
 
@@ -73,6 +74,8 @@ struct candidate {
 	bool failed;
 	char *why;
 	char *native, *native_example;     /* BOLT: what fold_native found and did */
+	size_t *folded;                    /* per output: how many of the variant's native
+					      functions its rewrite kept hot (the first ones) */
 	double seconds;
 	struct scores s;
 };
@@ -92,6 +95,7 @@ struct search {
 	char *plain_check;                 /* the check's output with the plain links */
 	char *native_why;                  /* why the model has no native run (perf), or NULL */
 	size_t trace_number;
+	unsigned steady_repeat;            /* runs of the steady workload per sample, 0: not yet known */
 };
 
 static void say(const struct search *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -558,6 +562,11 @@ static void fold_native(struct search *s, struct candidate *c, size_t index)
 			free(path);
 		}
 	}
+	if (!c->failed) {
+		c->folded = xcalloc(s->n, sizeof(*c->folded));
+		for (i = 0; i < s->n; i++)
+			c->folded[i] = v->native_traces[i] ? v->native[i].count : 0;
+	}
 	if (!c->native && !c->failed) {
 		size_t kept = 0;
 
@@ -810,37 +819,70 @@ static double steady_once(const struct search *s)
 	       result.usage.ru_stime.tv_usec / 1e6;
 }
 
-static double median5(double *v)
+/* One sample: s->steady_repeat runs of the steady workload, their CPU
+   seconds together; -1 when one fails. */
+static double steady_sample(const struct search *s)
 {
-	int r, k;
+	double total = 0;
+	unsigned r;
 
-	for (r = 1; r < 5; r++)
-		for (k = r; k > 0 && v[k] < v[k - 1]; k--) {
-			double t = v[k];
+	for (r = 0; r < s->steady_repeat; r++) {
+		double t = steady_once(s);
 
-			v[k] = v[k - 1];
-			v[k - 1] = t;
-		}
-	return v[2];
+		if (t < 0)
+			return -1;
+		total += t;
+	}
+	return total;
 }
 
-/* c's steady-state time against the plain link's: five runs of each,
-   taking turns, the ratio of the medians; -1 when a run fails.  c is in
-   place after. */
-static double steady_ratio(const struct search *s, const struct candidate *c)
+static int compare_doubles(const void *a, const void *b)
 {
-	double plain[5], mine[5];
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* c's steady-state time against the plain link's: STEADY_SAMPLES samples
+   of each, taking turns, the ratio of the medians; -1 when a run fails.
+   A sample is as many runs as make STEADY_SECONDS of CPU time with the
+   plain link (found once, on the first call): the kernel counts CPU time
+   in ticks, and a run of a few milliseconds would make the ratio of two
+   layouts that run the same code 0.8x or 1.25x.  *spread is the plain
+   samples' spread (largest less smallest, over their median): the noise
+   the ratio is judged against.  c is in place after. */
+#define STEADY_SAMPLES 5
+#define STEADY_SECONDS 0.25
+static double steady_ratio(struct search *s, const struct candidate *c, double *spread)
+{
+	double plain[STEADY_SAMPLES], mine[STEADY_SAMPLES];
 	int r;
 
-	for (r = 0; r < 5; r++) {
+	if (!s->steady_repeat) {
+		double once;
+
 		install(s, s->plain.files);
-		plain[r] = steady_once(s);
+		s->steady_repeat = 1;
+		once = steady_once(s);
+		if (once < 0)
+			return -1;
+		if (once < STEADY_SECONDS)
+			s->steady_repeat = once > STEADY_SECONDS / 50 ? (unsigned)(STEADY_SECONDS / once) + 1 : 50;
+	}
+	for (r = 0; r < STEADY_SAMPLES; r++) {
+		install(s, s->plain.files);
+		plain[r] = steady_sample(s);
 		install(s, c->files);
-		mine[r] = steady_once(s);
+		mine[r] = steady_sample(s);
 		if (plain[r] < 0 || mine[r] < 0)
 			return -1;
 	}
-	return median5(plain) > 0 ? median5(mine) / median5(plain) : -1;
+	qsort(plain, STEADY_SAMPLES, sizeof(double), compare_doubles);
+	qsort(mine, STEADY_SAMPLES, sizeof(double), compare_doubles);
+	if (plain[STEADY_SAMPLES / 2] <= 0)
+		return -1;
+	*spread = (plain[STEADY_SAMPLES - 1] - plain[0]) / plain[STEADY_SAMPLES / 2];
+	return mine[STEADY_SAMPLES / 2] / plain[STEADY_SAMPLES / 2];
 }
 
 static int compare_candidates(const void *a, const void *b)
@@ -936,13 +978,27 @@ static bool unchanged(const struct search *s)
 	return same;
 }
 
+/* Whether candidate c's rewrite kept function name hot: one of the
+   variant's natively run functions its BOLT was given (fold_native). */
+static bool kept_hot(const struct search *s, const struct candidate *c, const char *name)
+{
+	size_t i, k;
+
+	for (i = 0; c->folded && i < s->n; i++)
+		for (k = 0; k < c->folded[i]; k++)
+			if (!strcmp(c->variant->native[i].names[k], name))
+				return true;
+	return false;
+}
+
 /* What the training workloads run natively of the chosen layout that its
    traces under valgrind missed (valgrind is not the CPU: x87 precision,
    CPUID dispatch), by native_find; functions the plain link does not
    define (the layout's own: linkopt_prefetch) are not counted.  A fault
    comes at most once per page, and fault-around maps 64 KiB at a time:
-   this is a lower bound.  Returns how many such functions were found, -1
-   when perf is missing or fails. */
+   this is a lower bound.  Those BOLT's native fold kept hot are marked.
+   Returns how many were found and not kept hot, -1 when perf is missing
+   or fails. */
 static long native_missed(struct search *s, const struct candidate *best, FILE *out)
 {
 	struct native_set *sets = xcalloc(s->n, sizeof(*sets)), missed = { 0 };
@@ -964,13 +1020,23 @@ static long native_missed(struct search *s, const struct candidate *best, FILE *
 		fprintf(out, "native run: %s: what runs natively and not under valgrind is not known\n", why);
 		free(why);
 	} else {
-		found = (long)missed.count;
+		size_t folded = 0;
+
 		fprintf(out, "native run (perf, every page fault): %zu function%s of %s ran natively on the training "
 			"workloads and in none of their traces%s", missed.count, missed.count == 1 ? "" : "s",
 			best->name, missed.count ? ":" : "");
-		for (k = 0; k < missed.count && k < 12; k++)
-			fprintf(out, " %s", missed.names[k]);
-		fprintf(out, "%s\n", missed.count > 12 ? " ..." : "");
+		for (k = 0; k < missed.count; k++) {
+			bool kept = kept_hot(s, best, missed.names[k]);
+
+			folded += kept;
+			if (k < 12)
+				fprintf(out, " %s%s", missed.names[k], kept ? " (kept hot)" : "");
+		}
+		fprintf(out, "%s", missed.count > 12 ? " ..." : "");
+		if (folded)
+			fprintf(out, "; %zu of them kept hot by the native fold, %zu not", folded, missed.count - folded);
+		found = (long)(missed.count - folded);
+		fputc('\n', out);
 	}
 	native_free(&missed);
 	return found;
@@ -1146,7 +1212,7 @@ static void try_candidate(struct search *s, struct candidate *c, size_t i)
 	if (!c->failed) {
 		install(s, c->files);
 		if (check(s, c, i) && score(s, c, NULL) && s->so->steady)
-			c->s.steady = steady_ratio(s, c);
+			c->s.steady = steady_ratio(s, c, &c->s.steady_spread);
 	}
 	c->seconds = proc_now() - t;
 }
@@ -1164,15 +1230,17 @@ static struct candidate **rank(struct search *s, int (*compare)(const void *, co
 }
 
 /* Whether c may be chosen: made, checked, scored, and not slower than
-   the plain build in the steady state (3%: the noise of five runs on a
-   shared machine). */
+   the plain build in the steady state: by more than 3% and by more than
+   the plain samples' own spread in the same run (the noise of a shared
+   machine). */
 static bool eligible(const struct search *s, struct candidate *c)
 {
 	if (c->failed || !c->s.scored)
 		return false;
-	if (s->so->steady && c->s.steady > 1.03) {
+	if (s->so->steady && c->s.steady > 1.03 && c->s.steady > 1 + c->s.steady_spread) {
 		if (!c->why)
-			c->why = xstrdup("slower than plain in the steady state: not chosen");
+			c->why = xasprintf("slower than plain in the steady state, beyond the plain link's own spread "
+					   "of %.0f%%: not chosen", 100 * c->s.steady_spread);
 		return false;
 	}
 	return true;
@@ -1184,7 +1252,7 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 	struct candidate **ranked, *best = NULL, *best_bolt = NULL;
 	double start = proc_now();
 	size_t i, first_refined, measured = 0;
-	char *table_path, *table;
+	char *table_path, *table, steady_note[64] = "";
 	size_t table_size;
 	FILE *out;
 
@@ -1293,12 +1361,14 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 	print_row(&s, out, &s.plain, false);
 	for (i = 0; i < s.count; i++)
 		print_row(&s, out, ranked[i], ranked[i] == best);
+	if (s.steady_repeat > 1)
+		snprintf(steady_note, sizeof(steady_note), ", a sample %u runs of the workload", s.steady_repeat);
 	fprintf(out, "(code: code pages touched; cold: file pages a cold start reads at %lu KiB, as the model predicts "
 		"from the trace, and as measured on a loop device (root only; %s); means over %zu "
-		"training and %zu held-out workloads; steady: CPU time against plain, medians of five runs each taking turns; cost: seconds to make and "
-		"score; the search took %.0f s)\n", so->read_ahead_kb,
+		"training and %zu held-out workloads; steady: CPU time against plain, medians of five samples each taking turns%s; cost: seconds "
+		"to make and score; the search took %.0f s)\n", so->read_ahead_kb,
 		so->measure_all ? "every candidate scored" : "the model's best three", so->train_count, so->held_count,
-		proc_now() - start);
+		steady_note, proc_now() - start);
 	if (s.native_why)
 		fprintf(out, "(model: the pagein traces alone; no native run: %s)\n", s.native_why);
 	else

@@ -142,6 +142,9 @@ cat check.out
 # candidate that was scored
 grep -E '^[ *] (head|cold-start|data-first) ' check.out | grep -vE ' [0-9]+\.[0-9]{3}x ' &&
 	fail "a scored candidate without its steady ratio"
+# ./prog s runs in milliseconds, less than the kernel's tick counts
+# well: a sample is many runs of it
+expect_grep 'medians of five samples each taking turns, a sample [0-9]+ runs of the workload' check.out
 grep -q '^chosen: ' check.out || fail "no choice said"
 chosen=$(sed -n 's/^chosen: \([^:(]*\)[:(].*/\1/p' check.out)
 [[ -n $chosen && $chosen != *relr* ]] || fail "with a check that differs under relr, the search chose '$chosen'"
