@@ -582,8 +582,8 @@ void evaluate_cold_start(const struct evaluate_context *ctx, const struct traced
 	const struct trace_object *loader = NULL;
 	struct touch_list moved = { 0 };
 	struct trace_facts facts;
-	uint64_t *addresses = NULL;
-	size_t count = 0, capacity = 0, k;
+	uint64_t *addresses;
+	size_t count, k, prefetch_at;
 
 	/* the dynamic loader runs the first instruction of the process */
 	if (trace->event_count)
@@ -601,8 +601,6 @@ void evaluate_cold_start(const struct evaluate_context *ctx, const struct traced
 		if (trace_object_at(trace, r->address, r->kind == TRACE_CODE || r->kind == TRACE_DATA ? page : 1) != object)
 			continue;
 		at = r->address - object->base;
-		if (r->kind == TRACE_CODE || r->kind == TRACE_DATA)
-			*ARRAY_PUSH(addresses, count, capacity) = at;
 		if (r->kind == TRACE_CODE)
 			move_code_page(&moved, r, at, trace_object_holds(object, r->ip) ? r->ip - object->base : at,
 				       layout, &facts, page);
@@ -614,7 +612,11 @@ void evaluate_cold_start(const struct evaluate_context *ctx, const struct traced
 				       layout, &facts, page);
 	}
 	move_fini(&moved, layout, &facts, page);
-	*now = coldstart_replay(file, program, addresses, count, read_ahead_kb);
+	/* the run as it was, linkopt-prefetch.o's madvise included when the
+	   traced file has it (an ordered link evaluated again), as
+	   pagein-report replays it */
+	addresses = coldstart_trace_touches(trace, object, file, &count, &prefetch_at);
+	*now = coldstart_replay_at(file, program, addresses, count, read_ahead_kb, prefetch_at);
 	if (moved.count)
 		qsort(moved.list, moved.count, sizeof(*moved.list), compare_touch);
 	free(addresses);
