@@ -691,7 +691,7 @@ int main(int argc, char **argv)
 			all[nbranch_traces++] = profile[i];
 		fdata = xcalloc(fdata_specs.count + 1, sizeof(*fdata));
 		if (nbranch_traces) {
-			if (bolt_write_preaggregated(preagg, all, nbranch_traces, &records, &why) < 0)
+			if (bolt_write_preaggregated(preagg, &b, all, nbranch_traces, &records, &why) < 0)
 				fatal("%s", why);
 			if (!records)
 				fatal("%s: the traces hold no branch inside it", b.path);

@@ -1,6 +1,7 @@
 #include "profile.h"
 #include "util.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -169,7 +170,23 @@ static int record_order(const void *pa, const void *pb)
 	return a->to < b->to ? -1 : a->to > b->to;
 }
 
-static void add_records(struct record **r, size_t *n, size_t *cap, const struct bolt_trace *t)
+/* Whether address (of the link) is in code the linker made rather than
+   in .text: a PLT stub, .init, .fini. */
+static bool linker_code(const struct bolt_binary *b, uint64_t address)
+{
+	size_t i;
+
+	for (i = 1; i < b->elf.section_count; i++) {
+		const struct elf_section *s = &b->elf.sections[i];
+
+		if (address >= s->address && address < s->address + s->size && (s->flags & SHF_EXECINSTR))
+			return !s->name || strncmp(s->name, ".text", 5);
+	}
+	return false;
+}
+
+static void add_records(struct record **r, size_t *n, size_t *cap, const struct bolt_binary *b,
+			const struct bolt_trace *t)
 {
 	const struct trace_object *o = t->object;
 	size_t i;
@@ -186,22 +203,25 @@ static void add_records(struct record **r, size_t *n, size_t *cap, const struct 
 	for (i = 0; i < t->trace.run_count; i++) {
 		const struct trace_transfer *x = &t->trace.runs[i];
 
-		if (!trace_object_holds(o, x->from) || !trace_object_holds(o, x->to))
+		/* a run through a PLT stub or .init: BOLT 16 has no code of
+		   its own there to lay it on */
+		if (!trace_object_holds(o, x->from) || !trace_object_holds(o, x->to) ||
+		    linker_code(b, x->from - o->base) || linker_code(b, x->to - o->base))
 			continue;
 		*ARRAY_PUSH(*r, *n, *cap) = (struct record){ 'F', x->from - o->base, x->to - o->base,
 							     x->count * t->weight };
 	}
 }
 
-int bolt_write_preaggregated(const char *path, const struct bolt_trace *traces, size_t count, size_t *records,
-			     char **why)
+int bolt_write_preaggregated(const char *path, const struct bolt_binary *b, const struct bolt_trace *traces,
+			     size_t count, size_t *records, char **why)
 {
 	struct record *r = NULL;
 	size_t n = 0, cap = 0, i, k;
 	FILE *f;
 
 	for (i = 0; i < count; i++)
-		add_records(&r, &n, &cap, &traces[i]);
+		add_records(&r, &n, &cap, b, &traces[i]);
 	if (n)
 		qsort(r, n, sizeof(*r), record_order);
 	f = fopen(path, "w");
