@@ -415,6 +415,7 @@ static void own_build_id(const struct bolt_binary *b, const char *rewritten)
 	struct elf_object elf;
 	uint64_t offset, hash[3] = { 0xcbf29ce484222325ull, 0x84222325cbf29ce4ull, 0x9e3779b97f4a7c15ull };
 	size_t size, place_size, i, k;
+	unsigned char id[64];
 	void *data;
 	char *why;
 	int fd;
@@ -423,8 +424,9 @@ static void own_build_id(const struct bolt_binary *b, const char *rewritten)
 		fatal("%s: BOLT's output: %s", b->path, why);
 	if (elfobj_open_linked(&elf, rewritten, data, size, &why) < 0)
 		fatal("%s: BOLT's output: %s", b->path, why);
-	if (!elfobj_build_id_place(&elf, &offset, &place_size))
-		fatal("%s: BOLT's output has no build-id (the input has one); %s is not written", b->path, output);
+	if (!elfobj_build_id_place(&elf, &offset, &place_size) || place_size > sizeof(id))
+		fatal("%s: BOLT's output has no build-id of at most %zu bytes (the input has one); %s is not written",
+		      b->path, sizeof(id), output);
 	for (i = 0; i < size; i++) {
 		unsigned char byte = i >= offset && i < offset + place_size ? 0 : ((const unsigned char *)data)[i];
 
@@ -433,15 +435,13 @@ static void own_build_id(const struct bolt_binary *b, const char *rewritten)
 	}
 	elfobj_close(&elf);
 	munmap(data, size);
+	for (i = 0; i < place_size; i++)
+		id[i] = (unsigned char)(hash[i / 8 % 3] >> (8 * (i % 8)));
 	fd = open(rewritten, O_WRONLY);
 	if (fd < 0)
 		fatal("%s: cannot open BOLT's output: %s", rewritten, strerror(errno));
-	for (i = 0; i < place_size; i++) {
-		unsigned char byte = (unsigned char)(hash[i / 8 % 3] >> (8 * (i % 8)));
-
-		if (pwrite(fd, &byte, 1, (off_t)(offset + i)) != 1)
-			fatal("%s: cannot write its build-id: %s", rewritten, strerror(errno));
-	}
+	if (pwrite(fd, id, place_size, (off_t)offset) != (ssize_t)place_size)
+		fatal("%s: cannot write its build-id: %s", rewritten, strerror(errno));
 	if (close(fd) < 0)
 		fatal("%s: cannot write its build-id: %s", rewritten, strerror(errno));
 }

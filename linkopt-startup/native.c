@@ -75,10 +75,10 @@ static int perf_faults(const struct startup_job *job, const char *name, const ch
 		       char **text, char **why)
 {
 	char *perf = proc_which("perf"), *data, *line_copy = xstrdup(line);
-	/* no build-ids (-B), no copy into ~/.debug (-N): the candidates of a
-	   search share their build-id (BOLT keeps its input's), so perf
-	   script would name symbols from another candidate's cached copy, and
-	   the cache would grow by a copy of every file run */
+	/* no build-ids (-B), no copy into ~/.debug (-N): perf script would
+	   name symbols from a cached copy of another file with the same
+	   build-id (BOLT's rewrites of one input had one), and the cache would
+	   grow by a copy of every file run */
 	char *record[] = { perf, "record", "-q", "-B", "-N", "-e", "page-faults", "-c", "1", "-d", "-o", NULL, "--",
 			   "sh", "-c", line_copy, NULL };
 	char *script[16] = { perf, "script", "-i", NULL };
