@@ -170,17 +170,23 @@ static int record_order(const void *pa, const void *pb)
 	return a->to < b->to ? -1 : a->to > b->to;
 }
 
-/* Whether address (of the link) is in code the linker made rather than
-   in .text: a PLT stub, .init, .fini. */
+/* Whether address (of the link) is in code the linker made: a PLT stub
+   (.plt, .plt.got, .plt.sec, .iplt), .init, .fini.  A program's own code
+   in a section of another name keeps its runs. */
 static bool linker_code(const struct bolt_binary *b, uint64_t address)
 {
-	size_t i;
+	static const char *const names[] = { ".plt", ".plt.got", ".plt.sec", ".iplt", ".init", ".fini" };
+	size_t i, k;
 
 	for (i = 1; i < b->elf.section_count; i++) {
 		const struct elf_section *s = &b->elf.sections[i];
 
-		if (address >= s->address && address < s->address + s->size && (s->flags & SHF_EXECINSTR))
-			return !s->name || strncmp(s->name, ".text", 5);
+		if (!(s->flags & SHF_EXECINSTR) || address < s->address || address >= s->address + s->size)
+			continue;
+		for (k = 0; s->name && k < sizeof(names) / sizeof(*names); k++)
+			if (!strcmp(s->name, names[k]))
+				return true;
+		return false;
 	}
 	return false;
 }
