@@ -1,4 +1,5 @@
 #include "build.h"
+#include "llvm.h"
 #include "jobs.h"
 #include "proc.h"
 #include "wrapper.h"
@@ -35,15 +36,46 @@ static const char *const compile_log_names[] = {
    environment the build's commands get.  Every build records its options
    (-frecord-gcc-switches) for the checks of switches.h. */
 struct flags {
-	char *flags, *compiles;
+	char *flags, *compile_flags, *compiles;
 	struct proc_env env[WRAPPER_ENV];
 	size_t nenv;
 };
+
+/* clang's: IR instrumentation (-fprofile-generate, the kind clang
+   recommends), whose profile names functions, not objects; the optimized
+   build reads the merged .profdata.  A function whose profile is stale is
+   reported as a "control flow change (hash mismatch)", one the profile
+   lacks only with -pgo-warn-missing-function, an option of the compile
+   alone (a link would call it unused, an error under -Werror). */
+static void clang_flags(const struct session *s, enum build_kind kind, const char *profile, struct flags *f)
+{
+	switch (kind) {
+	case BUILD_PLAIN:
+		f->flags = xstrdup("-frecord-gcc-switches");
+		f->compile_flags = xstrdup("");
+		break;
+	case BUILD_GENERATE:
+		f->flags = xasprintf("-fprofile-generate=%s -fprofile-update=atomic -frecord-gcc-switches",
+				     s->gen_data);
+		f->compile_flags = xstrdup("");
+		break;
+	default:
+		f->flags = xasprintf("-fprofile-use=%s/%s -Wno-error=backend-plugin -frecord-gcc-switches", profile,
+				     CLANG_PROFDATA);
+		f->compile_flags = xstrdup("-mllvm -pgo-warn-missing-function");
+		break;
+	}
+}
 
 static void flags_for(const struct session *s, enum build_kind kind, const char *dir, struct flags *f)
 {
 	char *profile = store_profile_path(&s->store);
 
+	if (s->family == FAMILY_CLANG) {
+		clang_flags(s, kind, profile, f);
+		goto env;
+	}
+	f->compile_flags = xstrdup("");
 	switch (kind) {
 	case BUILD_PLAIN:
 		f->flags = xstrdup("-frecord-gcc-switches");
@@ -62,14 +94,16 @@ static void flags_for(const struct session *s, enum build_kind kind, const char 
 				     "-Wno-error=missing-profile -frecord-gcc-switches", profile, dir);
 		break;
 	}
+env:
 	f->compiles = session_log(s, compile_log_names[kind]);
-	f->nenv = wrapper_env(&s->wrapper, f->flags, f->compiles, f->env);
+	f->nenv = wrapper_env(&s->wrapper, f->flags, f->compile_flags, f->compiles, f->env);
 	free(profile);
 }
 
 static void flags_free(struct flags *f)
 {
 	free(f->flags);
+	free(f->compile_flags);
 	free(f->compiles);
 }
 
@@ -105,7 +139,7 @@ static bool clean(struct session *s, const char *name, const char *dir, const ch
 	char *what;
 	struct proc_env env[WRAPPER_ENV];
 	struct jobs_left left;
-	size_t nenv = wrapper_env(&s->wrapper, "-frecord-gcc-switches", "", env);
+	size_t nenv = wrapper_env(&s->wrapper, "-frecord-gcc-switches", "", "", env);
 	int status;
 
 	if (!o->clean && o->build)
@@ -172,6 +206,8 @@ bool build_run(struct session *s, enum build_kind kind, const char *dir, long *s
 	flags_for(s, kind, dir, &f);
 	steps_step(name, "%s (in %s)", o->build ? o->build : "make", dir);
 	steps_step(name, "added to every compiler command: %s", f.flags);
+	if (*f.compile_flags)
+		steps_step(name, "added to every compile (-c): %s", f.compile_flags);
 	progress_start("[%s] %s", name, o->build ? o->build : "make");
 	if (!clean(s, name, dir, log, &clean_seconds)) {
 		progress_stop();
@@ -275,25 +311,40 @@ static void count_missing(struct build_warnings *w, const char *text, const stru
 		free(name);
 }
 
-static void parse_warnings(const char *log, const struct store_meta *meta, struct build_warnings *w)
+/* The source a warning line names: gcc's "x.c: In function", "x.c:12:3:
+   warning", clang's "warning: x.c: function control flow change"; a new
+   string. */
+static char *warning_source(const char *line)
+{
+	const char *p = !strncmp(line, "warning: ", 9) ? line + 9 : line, *colon = strchr(p, ':');
+
+	return colon ? xstrndup(p, colon - p) : xstrdup("?");
+}
+
+static void parse_warnings(const struct session *s, const char *log, const struct store_meta *meta,
+			   struct build_warnings *w)
 {
 	FILE *f = fopen(log, "r");
 	char *line = NULL;
 	size_t cap = 0;
+	bool clang = s->family == FAMILY_CLANG;
 
 	memset(w, 0, sizeof(*w));
 	if (!f)
 		return;
 	while (getline(&line, &cap, f) > 0) {
-		bool mismatch = strstr(line, "coverage-mismatch]") != NULL;
-		bool missing = strstr(line, "[-Wmissing-profile]") != NULL;
+		/* clang names a stale function "control flow change", one the
+		   training build never made "no profile data available" */
+		bool mismatch = clang ? strstr(line, "function control flow change detected") != NULL
+				      : strstr(line, "coverage-mismatch]") != NULL;
+		bool missing = clang ? strstr(line, "no profile data available for function") != NULL
+				     : strstr(line, "[-Wmissing-profile]") != NULL;
 		struct source_count **slot;
-		char *colon, *source;
+		char *source;
 
 		if (!mismatch && !missing)
 			continue;
-		colon = strchr(line, ':');
-		source = colon ? xstrndup(line, colon - line) : xstrdup("?");
+		source = warning_source(line);
 		slot = (struct source_count **)strmap_slot(&w->per_source, source);
 		if (!*slot)
 			*slot = xcalloc(1, sizeof(**slot));
@@ -305,7 +356,12 @@ static void parse_warnings(const char *log, const struct store_meta *meta, struc
 		} else {
 			w->missing++;
 			(*slot)->missing++;
-			count_missing(w, colon ? colon : line, meta);
+			/* clang's profile holds every function the instrumented
+			   build made, run or not: one missing is foreign */
+			if (clang)
+				w->missing_unexpected++;
+			else
+				count_missing(w, strchr(line, ':') ? strchr(line, ':') : line, meta);
 		}
 	}
 	free(line);
@@ -441,20 +497,24 @@ int build_optimized(struct session *s, struct compiles *out, long *started)
 	}
 	if (!build_run(s, BUILD_USE, s->use_dir, started, out))
 		goto out;
-	parse_warnings(log, &meta, &w);
+	parse_warnings(s, log, &meta, &w);
 	if (w.nmissing_names && link_output_names(s, &meta, &w)) {
 		free_warnings(&w);
 		compiles_free(out);
 		if (!build_run(s, BUILD_USE, s->use_dir, started, out))
 			goto out;
-		parse_warnings(log, &meta, &w);
+		parse_warnings(s, log, &meta, &w);
 	}
 	print_warnings(&w);
 	if (w.mismatch)
 		error("the profile does not match the sources in %zu place%s: sources changed since "
 		      "training (see 'pgo-run status'), or the builds differ; log %s", w.mismatch,
 		      w.mismatch == 1 ? "" : "s", log);
-	if (w.missing_unexpected)
+	if (w.missing_unexpected && s->family == FAMILY_CLANG)
+		error("%zu function%s found no profile data: the instrumented build did not make them (the "
+		      "sources or the builds differ, or the profile is another program's); log %s",
+		      w.missing_unexpected, w.missing_unexpected == 1 ? "" : "s", log);
+	else if (w.missing_unexpected)
 		error("%zu object%s found no profile data although the instrumented build made them "
 		      "(log %s)", w.missing_unexpected, w.missing_unexpected == 1 ? "" : "s", log);
 	status = w.mismatch || w.missing_unexpected;

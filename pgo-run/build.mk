@@ -9,6 +9,8 @@ PGO_RUN_OBJS += pgo-run/session.o pgo-run/steps.o pgo-run/build.o pgo-run/train.
 	pgo-run/merge.o pgo-run/bench.o pgo-run/commands.o pgo-run/files.o pgo-run/jobs.o
 # the compiler wrapper around the builds, and what the objects record
 PGO_RUN_OBJS += pgo-run/wrapper.o pgo-run/compiles.o pgo-run/switches.o pgo-run/tree.o
+# what differs with clang: raw profiles, llvm-profdata
+PGO_RUN_OBJS += pgo-run/llvm.o
 PROGS += pgo-run/pgo-cc
 OBJS += pgo-run/pgo-cc.o
 LIBDIR_LINKOPT ?= $(PREFIX)/lib/linkopt

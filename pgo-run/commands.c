@@ -1,6 +1,7 @@
 #include "commands.h"
 #include "files.h"
 #include "json.h"
+#include "llvm.h"
 #include "merge.h"
 #include "proc.h"
 #include "steps.h"
@@ -252,10 +253,10 @@ out:
 
 /* True when dir holds at least one profile file, and none is damaged
    (gcov-tool would merge it as zero counts); false with a message. */
-static bool has_profile_files(const char *dir)
+static bool has_profile_files(const struct session *s, const char *dir)
 {
 	char *why;
-	long n = merge_check_profiles(dir, &why);
+	long n = merge_check_profiles(s, dir, &why);
 
 	if (n == -2)
 		error("%s", why);
@@ -288,7 +289,7 @@ static bool merge_folders(const struct session *s, const char *profile, char ***
 	for (i = 1; i < *n; i++) {
 		(*dirs)[i] = xstrdup(o->nworkloads ? o->workloads[i - 1].command : s->gen_data);
 		(*weights)[i] = o->nworkloads ? o->workloads[i - 1].weight : 1;
-		if (!has_profile_files((*dirs)[i]))
+		if (!has_profile_files(s, (*dirs)[i]))
 			return false;
 	}
 	return true;
@@ -327,6 +328,35 @@ static void merged_meta(struct store_meta *meta, struct store_meta *fresh, char 
 	}
 }
 
+/* clang's merge of the n folders dirs (raw profiles, or the profile in
+   use first) into folder; fresh gets the objects of meta, the profile in
+   use.  False (with a message) when it fails. */
+static bool merge_clang(const struct session *s, const struct store_meta *meta, char **dirs,
+			const double *weights, size_t n, const char *folder, const char *log,
+			struct store_meta *fresh)
+{
+	long *whole = xcalloc(n, sizeof(*whole));
+	char *why = NULL;
+	size_t i;
+	bool ok = false;
+
+	if (merge_whole_weights(weights, n, whole, &why) < 0) {
+		error("%s", why);
+		free(why);
+	} else if (llvm_merge(s, dirs, whole, n, folder, log)) {
+		fresh->nobjects = meta->nobjects;
+		fresh->objects = xcalloc(meta->nobjects + 1, sizeof(*fresh->objects));
+		fresh->has_data = xcalloc(meta->nobjects + 1, sizeof(*fresh->has_data));
+		for (i = 0; i < meta->nobjects; i++) {
+			fresh->objects[i] = xstrdup(meta->objects[i]);
+			fresh->has_data[i] = meta->has_data[i];
+		}
+		ok = true;
+	}
+	free(whole);
+	return ok;
+}
+
 /* Merges the n folders dirs (the first the profile in use, with meta)
    into the new profile folder and installs it; false (with a message) when
    it cannot. */
@@ -337,17 +367,24 @@ static bool merge_into(struct session *s, struct store_meta *meta, char **dirs, 
 	struct store_meta fresh = { 0 };
 	bool ok = false;
 
-	if (files_make_dir(scratch, &why) < 0) {
-		error("%s", why);
-		goto out;
+	if (s->family == FAMILY_CLANG) {
+		/* the objects are those of the training (clang's profile names
+		   functions: which object ran stays as it was found then) */
+		if (!merge_clang(s, meta, dirs, weights, n, folder, log, &fresh))
+			goto out;
+	} else {
+		if (files_make_dir(scratch, &why) < 0) {
+			error("%s", why);
+			goto out;
+		}
+		if (!merge_weighted(s, dirs, weights, n, folder, scratch, log))
+			goto out;
+		if (files_remove(scratch, &why) < 0)
+			warn("%s", why);
+		merge_copy_notes(dirs[0], folder);
+		if (!merge_describe(folder, &fresh))
+			goto out;
 	}
-	if (!merge_weighted(dirs, weights, n, folder, scratch, log))
-		goto out;
-	if (files_remove(scratch, &why) < 0)
-		warn("%s", why);
-	merge_copy_notes(dirs[0], folder);
-	if (!merge_describe(folder, &fresh))
-		goto out;
 	merged_meta(meta, &fresh, dirs, weights, n);
 	steps_objects("merge", &fresh);
 	ok = merge_commit(s, folder, &fresh);
@@ -544,6 +581,33 @@ static void object_functions(const char *profile, const struct store_meta *meta,
 	free(b);
 }
 
+/* clang's profile names no source line: its top functions by their
+   hottest block's count (llvm-profdata show --topn) go to hot; false
+   (with a message) when it cannot be read. */
+static bool clang_functions(const struct session *s, const char *profile, int top, struct hot_list *hot)
+{
+	char **names, *why = NULL;
+	unsigned long long *counts;
+	long n = llvm_top_functions(s, profile, top > 0 ? (size_t)top : 1, &names, &counts, &why), i;
+
+	if (n < 0) {
+		error("%s", why);
+		free(why);
+		return false;
+	}
+	for (i = 0; i < n; i++) {
+		struct hot_function *h = ARRAY_PUSH(hot->items, hot->count, hot->cap);
+
+		h->name = names[i];
+		h->file = xstrdup("");
+		h->line = 0;
+		h->count = counts[i];
+	}
+	free(names);
+	free(counts);
+	return true;
+}
+
 int commands_show(const struct pgo_options *o)
 {
 	struct session s;
@@ -551,8 +615,9 @@ int commands_show(const struct pgo_options *o)
 	struct hot_list hot = { 0 };
 	size_t i;
 	char *profile = NULL, *tmp, *why = NULL;
-	const char *tmpdir = getenv("TMPDIR");
+	const char *tmpdir = getenv("TMPDIR"), *count_name;
 	int status = 1;
+	bool clang;
 
 	tmp = xasprintf("%s/pgo-show.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
 	if (!session_open(&s, o, false))
@@ -562,27 +627,41 @@ int commands_show(const struct pgo_options *o)
 		error("%s: no profile", profile);
 		goto out;
 	}
-	if (!mkdtemp(tmp))
-		fatal("%s: mkdtemp failed: %s", tmp, strerror(errno));
-	for (i = 0; i < meta.nobjects; i++)
-		if (meta.has_data[i])
-			object_functions(profile, &meta, i, tmp, &hot);
-	if (files_remove(tmp, &why) < 0)
-		warn("%s", why);
+	if (s.family == FAMILY_CLANG) {
+		if (!clang_functions(&s, profile, o->top, &hot))
+			goto out;
+	} else {
+		if (!mkdtemp(tmp))
+			fatal("%s: mkdtemp failed: %s", tmp, strerror(errno));
+		for (i = 0; i < meta.nobjects; i++)
+			if (meta.has_data[i])
+				object_functions(profile, &meta, i, tmp, &hot);
+		if (files_remove(tmp, &why) < 0)
+			warn("%s", why);
+	}
 	if (hot.count)
 		qsort(hot.items, hot.count, sizeof(*hot.items), compare_hot);
+	clang = s.family == FAMILY_CLANG;
+	count_name = clang ? "max_count" : "calls";
 	if (o->json) {
 		printf("{");
 		json_print_format("linkopt-pgo-show", 1);
 		json_string_member("profile", profile, false);
 		printf(", \"functions\": [");
 		for (i = 0; i < hot.count && (int)i < o->top; i++) {
-			printf("%s\n  {\"calls\": %llu", i ? "," : "", hot.items[i].count);
+			printf("%s\n  {\"%s\": %llu", i ? "," : "", count_name, hot.items[i].count);
 			json_string_member("function", hot.items[i].name, true);
-			json_string_member("file", hot.items[i].file, true);
-			printf(", \"line\": %ld}", hot.items[i].line);
+			if (!clang) {
+				json_string_member("file", hot.items[i].file, true);
+				printf(", \"line\": %ld", hot.items[i].line);
+			}
+			printf("}");
 		}
 		printf("\n]}\n");
+	} else if (clang) {
+		printf("%14s  %s\n", "max count", "function (its hottest block's count)");
+		for (i = 0; i < hot.count && (int)i < o->top; i++)
+			printf("%14llu  %s\n", hot.items[i].count, hot.items[i].name);
 	} else {
 		printf("%14s  %s\n", "calls", "function (source:line)");
 		for (i = 0; i < hot.count && (int)i < o->top; i++)

@@ -120,6 +120,31 @@ static void add_output(struct compiles *c, size_t *cap, const char *dir, const c
 	};
 }
 
+/* Adds the sources a command compiled (run in dir) to c's list. */
+static void add_sources(struct compiles *c, const char *dir, const struct command_line *cl)
+{
+	size_t i, k;
+
+	for (i = 0; i < cl->nsources; i++) {
+		char *path = cl->sources[i][0] == '/' ? xstrdup(cl->sources[i])
+						       : xasprintf("%s/%s", dir, cl->sources[i]);
+		char *real = realpath(path, NULL);
+
+		if (real) {
+			free(path);
+			path = real;
+		}
+		for (k = 0; k < c->nsources && strcmp(c->sources[k], path) != 0; k++)
+			;
+		if (k < c->nsources || !strcmp(cl->sources[i], "-")) {
+			free(path);
+			continue;
+		}
+		c->sources = xrealloc(c->sources, (c->nsources + 1) * sizeof(*c->sources));
+		c->sources[c->nsources++] = path;
+	}
+}
+
 /* Adds what one command (argv[0] the compiler, run in dir) wrote. */
 static void add_command(struct compiles *c, size_t *cap, const char *dir, char **argv, size_t argc,
 			long since)
@@ -134,6 +159,7 @@ static void add_command(struct compiles *c, size_t *cap, const char *dir, char *
 		free(cl.archives);
 		return;
 	}
+	add_sources(c, dir, &cl);
 	if (cl.compile) {
 		if (cl.output && cl.nsources == 1) {
 			add_output(c, cap, dir, cl.output, OUTPUT_OBJECT);
@@ -237,6 +263,9 @@ void compiles_free(struct compiles *c)
 		free(c->outputs[i].name);
 	}
 	free(c->outputs);
+	for (i = 0; i < c->nsources; i++)
+		free(c->sources[i]);
+	free(c->sources);
 	memset(c, 0, sizeof(*c));
 }
 

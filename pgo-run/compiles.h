@@ -26,6 +26,8 @@ struct compiles {
 	struct compile_output *outputs; /* each file once, in the order written */
 	size_t count;
 	size_t commands;                /* compiler commands in the log */
+	char **sources;                 /* absolute paths of the sources compiled, each once */
+	size_t nsources;
 };
 
 /* Reads the log at path (a missing log holds no command) into c; archives

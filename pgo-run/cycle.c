@@ -79,7 +79,7 @@ static bool needs_training(const struct session *s, bool *ok)
    that optimized nothing (-O0, or no -O): gcc uses a profile only in the
    passes that optimize, so the optimized build would be the plain one;
    warns about the outputs that did not. */
-static bool optimizes(const struct switches *gen)
+static bool optimizes(const struct session *s, const struct switches *gen)
 {
 	const char *names[3];
 	size_t n = switches_unoptimized(gen, names, 3), shown = n < 3 ? n : 3;
@@ -90,9 +90,10 @@ static bool optimizes(const struct switches *gen)
 	list = xasprintf("%s%s%s%s%s%s", names[0], shown > 1 ? ", " : "", shown > 1 ? names[1] : "",
 			 shown > 2 ? ", " : "", shown > 2 ? names[2] : "", n > shown ? ", ..." : "");
 	if (n == gen->count) {
-		error("the instrumented build compiled without optimization (-O0, or no -O: %s): gcc uses a "
+		error("the instrumented build compiled without optimization (-O0, or no -O: %s): %s uses a "
 		      "profile only when it optimizes, so a PGO build would run as the plain one; build at -O1 "
-		      "or more (make CFLAGS='-O2 -g', meson --buildtype=release, CMAKE_BUILD_TYPE=Release)", list);
+		      "or more (make CFLAGS='-O2 -g', meson --buildtype=release, CMAKE_BUILD_TYPE=Release)", list,
+		      s->family == FAMILY_CLANG ? "clang" : "gcc");
 		free(list);
 		return false;
 	}
@@ -320,7 +321,7 @@ int cycle_run(const struct pgo_options *o)
 	    proc_interrupted())
 		goto out;
 	if (train_now) {
-		if (!same_options(&c, &c.gen, "instrumented build", c.s.gen_dir) || !optimizes(&c.gen) ||
+		if (!same_options(&c, &c.gen, "instrumented build", c.s.gen_dir) || !optimizes(&c.s, &c.gen) ||
 		    !merge_commit(&c.s, c.profile, &c.meta))
 			goto out;
 		steps_step("merge", "profile installed: %s", c.profile);

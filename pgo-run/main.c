@@ -1,4 +1,4 @@
-/* pgo-run: drives gcc's profile-guided optimization cycle (instrumented
+/* pgo-run: drives gcc's or clang's profile-guided optimization cycle (instrumented
    build, training runs, merge and checks, optimized build, benchmark) and
    keeps the profile store honest. */
 #include "cli.h"

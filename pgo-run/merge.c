@@ -1,6 +1,7 @@
 #include "merge.h"
 #include "files.h"
 #include "gcda.h"
+#include "llvm.h"
 #include "proc.h"
 #include "steps.h"
 #include "util.h"
@@ -35,17 +36,18 @@ static bool copy_profile(const char *from, const char *to)
 	return ok;
 }
 
-long merge_check_profiles(const char *dir, char **why)
+long merge_check_profiles(const struct session *s, const char *dir, char **why)
 {
+	bool clang = s->family == FAMILY_CLANG;
 	char **files, *first = NULL;
 	size_t n, i, damaged = 0;
 
-	if (files_list(dir, ".gcda", 0, &files, &n, why) < 0)
+	if ((clang ? llvm_list_profiles(dir, &files, &n, why) : files_list(dir, ".gcda", 0, &files, &n, why)) < 0)
 		return -2;
 	for (i = 0; i < n; i++) {
-		char *path = xasprintf("%s/%s", dir, files[i]), *reason;
+		char *path = xasprintf("%s/%s", dir, files[i]), *reason = NULL;
 
-		if (gcda_check(path, &reason) < 0) {
+		if (clang ? (reason = llvm_damage(s, path)) != NULL : gcda_check(path, &reason) < 0) {
 			if (!damaged++)
 				first = xasprintf("%s: %s", files[i], reason);
 			free(reason);
@@ -102,22 +104,20 @@ int merge_whole_weights(const double *weights, size_t n, long *whole, char **why
 	return 0;
 }
 
-/* gcov-tool merges two folders at a time, so N folders take N-1 chained
-   merges, each carrying the sum so far with weight 1 (its whole-number
-   weights applied once). */
-bool merge_weighted(char **dirs, const double *weights, size_t n, const char *out, const char *scratch,
-		    const char *log)
+/* The weights as whole numbers for tool (gcov-tool, llvm-profdata: both
+   take whole numbers only), saying so when they differ from those given;
+   a new array, NULL (with a message) when they cannot be. */
+static long *whole_weights_for(const char *tool, const double *weights, size_t n)
 {
-	char *previous = NULL, *why = NULL;
-	long *whole = xcalloc(n, sizeof(*whole)), checked;
+	long *whole = xcalloc(n, sizeof(*whole));
+	char *why = NULL;
 	size_t i;
-	bool ok = true;
 
 	if (merge_whole_weights(weights, n, whole, &why) < 0) {
 		error("%s", why);
 		free(why);
 		free(whole);
-		return false;
+		return NULL;
 	}
 	for (i = 0; i < n && whole[i] == weights[i]; i++)
 		;
@@ -132,10 +132,26 @@ bool merge_weighted(char **dirs, const double *weights, size_t n, const char *ou
 			free(used);
 			used = more;
 		}
-		steps_step("merge", "weights %s go to gcov-tool, which takes whole numbers, as %s", given, used);
+		steps_step("merge", "weights %s go to %s, which takes whole numbers, as %s", given, tool, used);
 		free(given);
 		free(used);
 	}
+	return whole;
+}
+
+/* gcov-tool merges two folders at a time, so N folders take N-1 chained
+   merges, each carrying the sum so far with weight 1 (its whole-number
+   weights applied once). */
+bool merge_weighted(const struct session *s, char **dirs, const double *weights, size_t n, const char *out, const char *scratch,
+		    const char *log)
+{
+	char *previous = NULL, *why = NULL;
+	long *whole = whole_weights_for("gcov-tool", weights, n), checked;
+	size_t i;
+	bool ok = true;
+
+	if (!whole)
+		return false;
 	if (n == 1)
 		ok = copy_profile(dirs[0], out);
 	for (i = 1; i < n && ok; i++) {
@@ -160,7 +176,7 @@ bool merge_weighted(char **dirs, const double *weights, size_t n, const char *ou
 	free(previous);
 	free(whole);
 	/* on a full disk gcov-tool says "Error writing" and exits 0 */
-	if (ok && (checked = merge_check_profiles(out, &why)) < 0) {
+	if (ok && (checked = merge_check_profiles(s, out, &why)) < 0) {
 		if (checked == -2) {
 			error("%s", why);
 		} else if (n == 1) {
@@ -476,7 +492,16 @@ char *merge_prepare(struct session *s, const char *raw, long gen_started, const 
 	record_workloads(o, meta);
 	for (i = 0; i < o->nworkloads; i++)
 		dirs[i] = xasprintf("%s/%zu", raw, i);
-	if (!merge_weighted(dirs, meta->weights, o->nworkloads, folder, raw, log))
+	if (s->family == FAMILY_CLANG) {
+		long *whole = whole_weights_for("llvm-profdata", meta->weights, o->nworkloads);
+		bool merged = whole && llvm_merge(s, dirs, whole, o->nworkloads, folder, log);
+
+		free(whole);
+		if (!merged || !llvm_describe(s, folder, gen, meta))
+			goto out;
+		goto described;
+	}
+	if (!merge_weighted(s, dirs, meta->weights, o->nworkloads, folder, raw, log))
 		goto out;
 	find_notes(s, folder, gen, gen_started, &notes);
 	if (notes.count == 0) {
@@ -487,6 +512,7 @@ char *merge_prepare(struct session *s, const char *raw, long gen_started, const 
 	copy_new_notes(&notes, folder);
 	if (!merge_describe(folder, meta))
 		goto out;
+described:
 	meta->trained = time(NULL);
 	steps_objects("merge", meta);
 	if (!any_data(meta)) {

@@ -19,13 +19,13 @@
 char *merge_prepare(struct session *s, const char *raw, long gen_started, const struct compiles *gen,
 		    struct store_meta *meta);
 
-/* Checks every profile file (.gcda) under dir with gcda_check: one that is
-   empty or cut short (a run killed while libgcov wrote it, a full disk)
-   fails, since gcov-tool and gcc would read it as zero counts without a
-   word.  Returns how many files there are; -1 with *why set to a new
+/* Checks every profile file under dir: gcc's (.gcda) with gcda_check,
+   clang's (.profraw, .profdata) with llvm_damage.  One that is empty or
+   cut short (a run killed while the runtime wrote it, a full disk) fails,
+   since gcov-tool and gcc would read it as zero counts without a word.  Returns how many files there are; -1 with *why set to a new
    message naming the first damaged file (its path under dir) and why, and
    how many more there are; -2 with *why set when dir cannot be read. */
-long merge_check_profiles(const char *dir, char **why);
+long merge_check_profiles(const struct session *s, const char *dir, char **why);
 
 /* The weights as gcov-tool merge takes them: whole numbers (it reads
    "-w 0.5,1" as 0 and 1, and 1.5 as 1), in the same proportions: each
@@ -38,7 +38,7 @@ int merge_whole_weights(const double *weights, size_t n, long *whole, char **why
    empty folder), through intermediate folders under scratch; gcov-tool's
    output goes to log.  False (with a message) when a merge fails or what
    it wrote is damaged (gcov-tool exits 0 after a failed write). */
-bool merge_weighted(char **dirs, const double *weights, size_t n, const char *out, const char *scratch,
+bool merge_weighted(const struct session *s, char **dirs, const double *weights, size_t n, const char *out, const char *scratch,
 		    const char *log);
 
 /* Copies the notes folder of the profile folder from_profile into

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,21 +84,31 @@ static char *path_without(const char *path, const char *bin)
 int main(int argc, char **argv)
 {
 	const char *flags = getenv("PGO_RUN_CFLAGS"), *log = getenv("PGO_RUN_LOG");
+	const char *compile_flags = getenv("PGO_RUN_COMPILE_CFLAGS");
 	const char *bin = getenv("PGO_RUN_BIN"), *path = getenv("PATH");
-	char **args, *words = NULL, *word, *save = NULL;
+	char **args, *words = NULL, *more = NULL, *word, *save = NULL;
 	int n = 0, i;
+	bool compiles = false;
 
 	progname = "pgo-cc";
 	if (argc < 2)
 		fatal("usage: pgo-cc COMPILER [ARG]... (pgo-run's compiler wrapper, see pgo-run(1))");
 	if (log && *log)
 		log_command(log, argv + 1, argc - 1);
-	args = xcalloc(argc + (flags ? strlen(flags) / 2 + 1 : 0) + 1, sizeof(*args));
-	for (i = 1; i < argc; i++)
+	args = xcalloc(argc + (flags ? strlen(flags) / 2 + 1 : 0) +
+			       (compile_flags ? strlen(compile_flags) / 2 + 1 : 0) + 1, sizeof(*args));
+	for (i = 1; i < argc; i++) {
 		args[n++] = argv[i];
+		compiles |= !strcmp(argv[i], "-c");
+	}
 	if (flags) {
 		words = xstrdup(flags);
 		for (word = strtok_r(words, " \t\n", &save); word; word = strtok_r(NULL, " \t\n", &save))
+			args[n++] = word;
+	}
+	if (compile_flags && compiles) {
+		more = xstrdup(compile_flags);
+		for (word = strtok_r(more, " \t\n", &save); word; word = strtok_r(NULL, " \t\n", &save))
 			args[n++] = word;
 	}
 	args[n] = NULL;

@@ -56,6 +56,51 @@ static char *variable_line(const char *name, bool compiler)
 	return line;
 }
 
+/* The family of the compiler whose --version first line is version. */
+static enum pgo_family family_of(const char *version)
+{
+	return strstr(version, "clang") ? FAMILY_CLANG : FAMILY_GCC;
+}
+
+/* Sets s->family from CC (default cc) and, for clang, s->profdata: the
+   llvm-profdata CC finds beside itself (clang-22 -print-prog-name), whose
+   raw profile format is CC's; false (with a message) when CXX is of the
+   other family or clang has no llvm-profdata. */
+static bool find_family(struct session *s)
+{
+	const char *cc = getenv("CC"), *cxx = getenv("CXX");
+	char *version = compiler_version(cc && *cc ? cc : "cc"), *cxx_version;
+	char *argv[] = { cc && *cc ? (char *)cc : "cc", "-print-prog-name=llvm-profdata", NULL }, *out, *tool;
+	bool ok = true;
+
+	s->family = family_of(version);
+	if (cxx && *cxx) {
+		cxx_version = compiler_version(cxx);
+		if (family_of(cxx_version) != s->family) {
+			error("CC (%s) and CXX (%s) are of two compiler families: a profile of one cannot be used "
+			      "by the other; set both to gcc/g++ or both to clang/clang++", version, cxx_version);
+			ok = false;
+		}
+		free(cxx_version);
+	}
+	free(version);
+	if (!ok || s->family != FAMILY_CLANG)
+		return ok;
+	out = proc_capture(argv, NULL);
+	if (out)
+		out[strcspn(out, "\n")] = '\0';
+	tool = out && *out ? proc_which(out) : NULL;
+	if (!tool) {
+		error("%s: no llvm-profdata beside this clang (%s): install the llvm package of its release "
+		      "(Debian: llvm-N for clang-N), which merges clang's raw profiles", argv[0],
+		      out && *out ? out : "clang -print-prog-name=llvm-profdata failed");
+		ok = false;
+	}
+	s->profdata = tool;
+	free(out);
+	return ok;
+}
+
 static char *describe_configuration(const struct pgo_options *o)
 {
 	const char *cc = getenv("CC");
@@ -286,6 +331,8 @@ bool session_open(struct session *s, const struct pgo_options *o, bool create)
 	}
 	s->gen_data = xasprintf("%s/gen", s->store.config);
 	s->logs = xasprintf("%s/logs", s->store.config);
+	if (!find_family(s))
+		return false;
 	if (!create)
 		return true;
 	if (files_make_dir(s->gen_data, &why) < 0 || files_make_dir(s->logs, &why) < 0) {
@@ -310,6 +357,7 @@ void session_close(struct session *s)
 	}
 	free(s->gen_dir);
 	free(s->use_dir);
+	free(s->profdata);
 	free(s->gen_data);
 	free(s->logs);
 	wrapper_close(&s->wrapper);

@@ -33,8 +33,17 @@ struct pgo_options {
 	size_t nworkloads;
 };
 
+/* The compiler family of a configuration: which instrumentation, profile
+   files and tools its cycle uses. */
+enum pgo_family {
+	FAMILY_GCC,   /* gcc: .gcno/.gcda, gcov-tool, gcov-dump */
+	FAMILY_CLANG, /* clang: IR instrumentation, .profraw, llvm-profdata */
+};
+
 struct session {
 	const struct pgo_options *options;
+	enum pgo_family family; /* from CC's --version (CXX must agree) */
+	char *profdata;   /* clang: the llvm-profdata of CC's own release; NULL for gcc */
 	struct store store;
 	char *gen_dir;    /* absolute folder of the instrumented build */
 	char *use_dir;    /* absolute folder of the plain and optimized builds */
@@ -46,7 +55,9 @@ struct session {
 };
 
 /* Opens the store for the configuration the options and the environment
-   (CC, CFLAGS, LDFLAGS) describe.  With create: creates its folders, takes
+   (CC, CFLAGS, LDFLAGS) describe, and tells the compiler family: clang
+   when CC's --version says so (then CXX, when set, must be clang too, and
+   llvm-profdata of CC's release must be there: false with a message).  With create: creates its folders, takes
    the configuration's lock for the life of the process, removes (saying
    so) what a run killed before it could clean up left in the store, and
    what a fatal() would leave on the way out; resolves the build folders

@@ -160,7 +160,7 @@ static bool profile_flag(const char *word, size_t n)
 {
 	static const char *const prefixes[] = {
 		"-fprofile-generate", "-fprofile-use", "-fprofile-update=", "-fprofile-prefix-path=",
-		"-ftest-coverage", NULL,
+		"-ftest-coverage", "-Wno-error=backend-plugin", NULL,
 	};
 	size_t i;
 
@@ -189,6 +189,16 @@ static void words_of(const struct switches_entry *e, const char *from, const cha
 		while (*p) {
 			size_t len = strcspn(p, " ");
 			char *word = xstrndup(p, len), *at;
+
+			/* clang's "-mllvm -pgo-warn-missing-function" (the optimized
+			   build's) is one flag in two words */
+			if (!keep && !strcmp(word, "-mllvm") && !strncmp(p + len, " -pgo-warn-missing-function", 27) &&
+			    (p[len + 27] == ' ' || p[len + 27] == '\0')) {
+				free(word);
+				p += len + 27;
+				p += strspn(p, " ");
+				continue;
+			}
 
 			if (from && (at = strstr(word, from))) {
 				char *moved = xasprintf("%.*s%s%s", (int)(at - word), word, to, at + strlen(from));

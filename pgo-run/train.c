@@ -1,6 +1,7 @@
 #include "train.h"
 #include "files.h"
 #include "jobs.h"
+#include "llvm.h"
 #include "merge.h"
 #include "proc.h"
 #include "steps.h"
@@ -193,9 +194,12 @@ static bool check_profiles(struct session *s, size_t i, const char *dir, const c
 			   double seconds)
 {
 	const struct workload *w = &s->options->workloads[i];
+	bool clang = s->family == FAMILY_CLANG;
+	const char *runtime = clang ? "clang's profile runtime" : "libgcov";
 	char *why = NULL, **complaints;
-	size_t ncomplaints = libgcov_errors(log, dir, &complaints), k;
-	long nfiles = merge_check_profiles(dir, &why);
+	size_t ncomplaints = clang ? llvm_runtime_errors(log, dir, &complaints)
+				   : libgcov_errors(log, dir, &complaints), k;
+	long nfiles = merge_check_profiles(s, dir, &why);
 	bool ok = false;
 
 	if (nfiles == -2)
@@ -204,8 +208,8 @@ static bool check_profiles(struct session *s, size_t i, const char *dir, const c
 		error("workload '%s' wrote a damaged profile file: %s; the profile in use is unchanged",
 		      w->command, why);
 	else if (ncomplaints)
-		error("workload '%s': libgcov could not write all of its profile data (log %s); the profile in "
-		      "use is unchanged", w->command, log);
+		error("workload '%s': %s could not write all of its profile data (log %s); the profile in "
+		      "use is unchanged", w->command, runtime, log);
 	else if (nfiles == 0)
 		error("workload '%s' wrote no profile data: it does not run the instrumented "
 		      "program, or the program did not exit normally; the profile in use is unchanged",
@@ -237,6 +241,11 @@ static bool run_workload(struct session *s, size_t i, const char *dir, const cha
 		{ "GCOV_PREFIX", dir },
 		{ "GCOV_PREFIX_STRIP", strip },
 	};
+	/* clang: every run writes under dir, named by its program's signature */
+	char *pattern = llvm_raw_pattern(dir);
+	struct proc_env clang_env[] = {
+		{ "LLVM_PROFILE_FILE", pattern },
+	};
 	struct jobs_left left;
 	double seconds = 0;
 	int status;
@@ -244,7 +253,10 @@ static bool run_workload(struct session *s, size_t i, const char *dir, const cha
 
 	steps_step(label, "%s (weight %g)", command, w->weight);
 	progress_start("[%s] %s", label, command);
-	status = jobs_shell(command, NULL, env, 2, log, &seconds, &left);
+	if (s->family == FAMILY_CLANG)
+		status = jobs_shell(command, NULL, clang_env, 1, log, &seconds, &left);
+	else
+		status = jobs_shell(command, NULL, env, 2, log, &seconds, &left);
 	progress_stop();
 	s->external += seconds + left.seconds;
 	if (left.count && !proc_interrupted()) {
@@ -265,6 +277,7 @@ static bool run_workload(struct session *s, size_t i, const char *dir, const cha
 		ok = check_profiles(s, i, dir, log, label, seconds);
 	}
 	jobs_left_free(&left);
+	free(pattern);
 	free(command);
 	free(name);
 	free(label);

@@ -205,13 +205,15 @@ void wrapper_close(struct wrapper *w)
 	memset(w, 0, sizeof(*w));
 }
 
-size_t wrapper_env(const struct wrapper *w, const char *flags, const char *log, struct proc_env *env)
+size_t wrapper_env(const struct wrapper *w, const char *flags, const char *compile_flags, const char *log,
+		   struct proc_env *env)
 {
 	size_t n = 0;
 
 	env[n++] = (struct proc_env){ "PATH", w->path };
 	env[n++] = (struct proc_env){ "PGO_RUN_BIN", w->bin };
 	env[n++] = (struct proc_env){ "PGO_RUN_CFLAGS", flags };
+	env[n++] = (struct proc_env){ "PGO_RUN_COMPILE_CFLAGS", compile_flags };
 	env[n++] = (struct proc_env){ "PGO_RUN_LOG", log };
 	if (w->cc)
 		env[n++] = (struct proc_env){ "CC", w->cc };

@@ -21,7 +21,7 @@ struct wrapper {
 };
 
 /* The most settings wrapper_env fills. */
-enum { WRAPPER_ENV = 6 };
+enum { WRAPPER_ENV = 7 };
 
 /* Writes the scripts into store_root/bin (a script already right is left
    alone) and fills w.  False (with a message) when pgo-cc or a compiler
@@ -33,8 +33,11 @@ bool wrapper_open(struct wrapper *w, const char *store_root);
 void wrapper_close(struct wrapper *w);
 
 /* Fills env (room for WRAPPER_ENV) with the settings of a build whose
-   compiler commands get flags appended and are logged to log; returns how
-   many.  The strings stay w's and the caller's. */
-size_t wrapper_env(const struct wrapper *w, const char *flags, const char *log, struct proc_env *env);
+   compiler commands get flags appended, those that compile (-c) also
+   compile_flags (options a link would call unused: clang's -mllvm), and
+   are logged to log; returns how many.  The strings stay w's and the
+   caller's. */
+size_t wrapper_env(const struct wrapper *w, const char *flags, const char *compile_flags, const char *log,
+		   struct proc_env *env);
 
 #endif
