@@ -64,7 +64,6 @@ cd p
 pgo_ok ../out-p ../err-p './prog 1'
 expect_grep '^\[optimized build\] 0 coverage-mismatch warnings' ../out-p
 profile=$(echo .pgo/*/profile)
-sum=$(md5sum < "$profile/default.profdata")
 cp work.c work.c.orig
 sed -i 's/i % 3/(i \& 1) ? i % 3 : i % 7/' work.c
 pgo ../status-p ../err status
@@ -75,6 +74,20 @@ pgo_status 1 "pgo-run build with a stale clang profile"
 expect_grep '^    work.c: [1-9][0-9]* coverage-mismatch, 0 missing-profile$' ../out-stale
 expect_grep 'the profile does not match the sources' ../err-stale
 cp work.c.orig work.c
+
+# pgo-run merge adds the raw profile of runs made outside pgo-run: the
+# counts grow, the workloads say where they came from
+"$CLANG" -O2 -fprofile-generate main.c work.c -o inst || fail "cannot build an instrumented prog by hand"
+LLVM_PROFILE_FILE=$PWD/../extra/%m.profraw ./inst 1 > /dev/null || fail "the instrumented prog failed"
+before=$("$profdata" show "$profile/default.profdata" | sed -n 's/^Total count: //p')
+pgo_ok ../out-merge ../err-merge merge ../extra
+expect_grep '^\[merge\] merged 1 folder into the profile in use$' ../out-merge
+profile=$(echo .pgo/*/profile)
+after=$("$profdata" show "$profile/default.profdata" | sed -n 's/^Total count: //p')
+(( after > before )) || fail "pgo-run merge did not add the counts ($before, then $after)"
+pgo_ok ../status-merge ../err status
+expect_grep "^workload: weight 1: merged from ../extra$" ../status-merge
+sum=$(md5sum < "$profile/default.profdata")
 
 # a damaged raw profile (cut short after the run): refused, nothing changes
 pgo ../out-cut ../err-cut './prog 1 && for f in "${LLVM_PROFILE_FILE%/*}"/*.profraw; do head -c 64 "$f" > "$f.cut" && mv "$f.cut" "$f"; done'
