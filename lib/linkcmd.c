@@ -109,6 +109,124 @@ enum linkcmd_kind linkcmd_classify(char *const *argv)
 	return output && inputs > 0 ? LINKCMD_LINK : LINKCMD_OTHER;
 }
 
+/* Options only the link stage reads, alone or glued to their value. */
+static const char *const link_only[] = {
+	"-shared", "-static", "-static-libgcc", "-static-libstdc++", "-rdynamic", "-no-pie", "-s",
+	"-nostdlib", "-nostartfiles", "-nodefaultlibs", NULL,
+};
+
+/* Options only the link stage reads, whose value may be the next word. */
+static const char *const link_only_value[] = { "-l", "-L", "-Xlinker", "-T", "-u", "-z", NULL };
+
+/* How many words the option at argv[i] takes (1 or 2) when only the link
+   stage reads it; 0 when the compile stage needs it too. */
+static int link_only_words(char *const *argv, int i)
+{
+	const char *a = argv[i];
+	int k;
+
+	if (in_list(a, link_only) || !strncmp(a, "-Wl,", 4) || !strncmp(a, "-fuse-ld=", 9))
+		return 1;
+	if (!strcmp(a, "-undef")) /* the preprocessor's, not -u ndef */
+		return 0;
+	for (k = 0; link_only_value[k]; k++) {
+		size_t n = strlen(link_only_value[k]);
+
+		if (!strncmp(a, link_only_value[k], n))
+			return a[n] || !argv[i + 1] ? 1 : 2;
+	}
+	return 0;
+}
+
+bool linkcmd_compiles_and_links(char *const *argv)
+{
+	int i, sources = 0, others = 0;
+
+	if (linkcmd_classify(argv) != LINKCMD_COMPILE || !linkcmd_output(argv) ||
+	    !strcmp(linkcmd_output(argv), "/dev/null"))
+		return false;
+	for (i = 1; argv[i]; i++) {
+		const char *a = argv[i];
+
+		if (a[0] == '@' || !strcmp(a, "-") || !strncmp(a, "-x", 2) || !strcmp(a, "-c") || !strcmp(a, "-S"))
+			return false;
+		if (a[0] != '-')
+			is_source(a) ? sources++ : others++;
+		else if (in_list(a, separate_value) && argv[i + 1])
+			i++;
+	}
+	return sources > 0 && others > 0;
+}
+
+char **linkcmd_sources(char *const *argv)
+{
+	char **out = xcalloc(linkcmd_count(argv) + 1, sizeof(*out));
+	int i, n = 0;
+
+	for (i = 1; argv[i]; i++) {
+		if (argv[i][0] != '-' && is_source(argv[i]))
+			out[n++] = argv[i];
+		else if (argv[i][0] == '-' && in_list(argv[i], separate_value) && argv[i + 1])
+			i++;
+	}
+	return out;
+}
+
+char **linkcmd_compile_part(char *const *argv, int index, const char *object, char *const *extra)
+{
+	char **out = xcalloc(linkcmd_count(argv) + (extra ? linkcmd_count(extra) : 0) + 5, sizeof(*out));
+	int i, n = 0, source = -1, skip;
+	const char *chosen = NULL;
+
+	out[n++] = argv[0];
+	for (i = 1; argv[i]; i++) {
+		const char *a = argv[i];
+
+		if (a[0] != '-') {
+			if (is_source(a) && ++source == index)
+				chosen = a;
+			continue;
+		}
+		if (!strcmp(a, "-o")) {
+			i += argv[i + 1] != NULL;
+			continue;
+		}
+		if (!strncmp(a, "-o", 2))
+			continue;
+		if ((skip = link_only_words(argv, i)) > 0) {
+			i += skip - 1;
+			continue;
+		}
+		out[n++] = (char *)a;
+		if (in_list(a, separate_value) && argv[i + 1])
+			out[n++] = argv[++i];
+	}
+	for (i = 0; extra && extra[i]; i++)
+		out[n++] = extra[i];
+	out[n++] = "-c";
+	out[n++] = (char *)chosen;
+	out[n++] = "-o";
+	out[n++] = (char *)object;
+	return out;
+}
+
+char **linkcmd_link_part(char *const *argv, char *const *objects)
+{
+	char **out = xcalloc(linkcmd_count(argv) + 1, sizeof(*out));
+	int i, n = 0, source = 0;
+
+	for (i = 0; argv[i]; i++) {
+		if (i > 0 && argv[i][0] != '-' && is_source(argv[i])) {
+			out[n++] = objects[source++];
+			continue;
+		}
+		out[n++] = argv[i];
+		if (i > 0 && argv[i][0] == '-' && in_list(argv[i], separate_value) && argv[i + 1])
+			out[n++] = argv[++i];
+	}
+	return out;
+}
+
 /* The index of the word holding the output: that of "-o" (its value
    follows) or of "-oFILE"; -1 without one.  The last one counts, as for
    gcc. */

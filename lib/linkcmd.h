@@ -8,7 +8,7 @@
 
 enum linkcmd_kind {
 	LINKCMD_OTHER,   /* preprocesses, asks for the version, links nothing one could order */
-	LINKCMD_COMPILE, /* compiles sources (-c, -S, or sources and no objects to order) */
+	LINKCMD_COMPILE, /* compiles sources (-c, -S, or sources with or without objects) */
 	LINKCMD_LINK,    /* links objects, archives or response files into -o OUTPUT */
 };
 
@@ -17,6 +17,31 @@ enum linkcmd_kind {
    libraries and response files (no -c, -S, -E, -M, -MM, -r and no source
    file: configure's and meson's compile-and-link checks are compiles). */
 enum linkcmd_kind linkcmd_classify(char *const *argv);
+
+/* True when argv compiles and links in one command, as gcc -o prog
+   main.cc lib.a does: no -c, -S, -E, -M, -MM, -r, an output (-o), a
+   source and an object, archive or library besides.  Not with -x, a
+   source read from stdin or a response file (what they hold cannot be
+   told apart safely). */
+bool linkcmd_compiles_and_links(char *const *argv);
+
+/* The compile of the source index (0-based, among argv's sources) of a
+   command linkcmd_compiles_and_links accepted, into object: argv without
+   its other operands, its output and its link-only options (-l, -L, -Wl,
+   -Xlinker, -shared, -static, -rdynamic, -no-pie, -T, -u, -z, -s,
+   -nostdlib, -nostartfiles, -nodefaultlibs, -fuse-ld=), then extra
+   (NULL-terminated, may be NULL), "-c SOURCE -o OBJECT".  A new vector of
+   argv's strings and new ones (free the vector alone). */
+char **linkcmd_compile_part(char *const *argv, int index, const char *object, char *const *extra);
+
+/* The link of such a command: argv with its sources replaced, in place,
+   by objects[0], objects[1]... (one per source, in order).  A new vector
+   of argv's and objects' strings (free the vector alone). */
+char **linkcmd_link_part(char *const *argv, char *const *objects);
+
+/* The sources of such a command, in order (a new vector of argv's
+   strings, NULL-terminated; free the vector alone). */
+char **linkcmd_sources(char *const *argv);
 
 /* The output argv names (-o FILE or -oFILE), or NULL. */
 const char *linkcmd_output(char *const *argv);

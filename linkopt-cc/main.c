@@ -45,7 +45,8 @@ static const struct cli_command command = {
 	.description =
 		"Runs COMPILER ARG..., the way a build runs its compiler.  A compile gets\n"
 		"-ffunction-sections -fdata-sections added.  A link of a program or shared\n"
-		"library (-o OUTPUT, objects and libraries, no source) is recorded in\n"
+		"library (-o OUTPUT, objects and libraries; with sources too, each source is\n"
+		"compiled apart into DIR/NAME.objects/ first) is recorded in\n"
 		"DIR/NAME.link for linkopt-startup, and gets the order linkopt-startup made\n"
 		"for that output, if there is one (DIR/NAME.apply).  When the ordered link\n"
 		"fails, the link runs again without the order, with a warning.\n",
@@ -203,6 +204,40 @@ static bool same_bytes(const char *a, const char *b)
    link (DIR/NAME.rewrite: the ordered link and its rewrite), the output
    becomes the rewrite again; a link of other bytes keeps the order only,
    with a warning.  Returns the exit status. */
+/* A compile and link in one command (gcc -o prog main.cc x.o): each
+   source compiled apart, as the driver itself does, but into an object
+   that stays (DIR/NAME.objects/N-BASE.o, which the record of the link
+   names and linkopt-startup links again), with extra added; returns the
+   link of those objects.  Exits with the compiler's status when a compile
+   fails. */
+static char **compile_apart(char **argv, const char *dir, const char *name, char *const *extra)
+{
+	char **sources = linkcmd_sources(argv), **objects, *folder = record_path(dir, name, "objects");
+	int i, n = linkcmd_count(sources);
+	struct proc_request request = { 0 };
+	struct proc_result result;
+
+	if (mkdir(folder, 0777) < 0 && errno != EEXIST)
+		fatal("%s: mkdir failed: %s", folder, strerror(errno));
+	objects = xcalloc(n + 1, sizeof(*objects));
+	for (i = 0; i < n; i++) {
+		const char *base = strrchr(sources[i], '/') ? strrchr(sources[i], '/') + 1 : sources[i];
+		const char *dot = strrchr(base, '.');
+
+		objects[i] = xasprintf("%s/%d-%.*s.o", folder, i, (int)(dot ? dot - base : (long)strlen(base)), base);
+		char **compile = linkcmd_compile_part(argv, i, objects[i], extra);
+
+		request.argv = compile;
+		if (proc_exec(&request, &result) != 0)
+			exit(result.status > 0 && result.status < 256 ? result.status : 1);
+		proc_result_free(&result);
+		free(compile);
+	}
+	free(sources);
+	free(folder);
+	return linkcmd_link_part(argv, objects);
+}
+
 static int apply_rewrite(const char *dir, const char *name, const char *output)
 {
 	char *path = record_path(dir, name, "rewrite"), *why;
@@ -240,14 +275,18 @@ int main(int argc, char **argv)
 	struct proc_result result;
 	struct record apply;
 	static char *sections[] = { "-ffunction-sections", "-fdata-sections", NULL };
+	bool split;
 
 	progname = "linkopt-cc";
 	cli_parse(&command, argc, argv, &compiler);
 	if (opt_record_only && linkcmd_classify(compiler) != LINKCMD_LINK)
 		cli_usage_error("--record-only: '%s' is not a link of a program or shared library (an output -o, "
 				"objects, archives or libraries, no source)", proc_command_line(compiler));
+	split = !opt_record_only && linkcmd_compiles_and_links(compiler);
 	switch (linkcmd_classify(compiler)) {
 	case LINKCMD_COMPILE:
+		if (split)
+			break;
 		run(opt_no_sections ? compiler : linkcmd_rewrite(compiler, NULL, sections));
 	case LINKCMD_OTHER:
 		run(compiler);
@@ -269,10 +308,12 @@ int main(int argc, char **argv)
 		cli_usage_error("--name '%s' is not a file name", name);
 	/* autoconf's checks link conftest programs nobody orders */
 	if (!opt_name && !opt_record_only && !strncmp(name, "conftest", 8))
-		run(compiler);
+		run(split && !opt_no_sections ? linkcmd_rewrite(compiler, NULL, sections) : compiler);
 	if (record_make_dir(dir, &why) < 0)
 		fatal("%s", why);
 	name = unique_name(dir, name, output, opt_name != NULL);
+	if (split)
+		compiler = compile_apart(compiler, dir, name, opt_no_sections ? NULL : sections);
 	if (opt_record_only) {
 		record_link(compiler, dir, name, output, cwd);
 		return 0;
