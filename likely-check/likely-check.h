@@ -23,6 +23,12 @@
    header keeps that quiet, and diagnostics on the user's own tokens stay. */
 #pragma GCC system_header
 
+/* In C++ the runtime's functions keep their C names: a mangled weak
+   reference would never resolve, and nothing would be counted. */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Bumped whenever struct likely_check_site changes. */
 #define LIKELY_CHECK_ABI 1
 
@@ -43,6 +49,16 @@ struct likely_check_site {
 void likely_check_register(struct likely_check_site **start, struct likely_check_site **stop)
 	__attribute__((weak));
 
+/* Registers one site of the module that holds it, once (repeats and the
+   sites of its table are ignored): C++ inline and template functions keep
+   their static sites in COMDAT sections of their own, where gcc ignores
+   the section attribute, so each registers itself when it first runs. */
+void likely_check_register_site(struct likely_check_site *site) __attribute__((weak));
+
+/* Copies the counts of the module holding address out before its code
+   goes away (dlclose, exit) and forgets it; unknown modules are ignored. */
+void likely_check_unregister_at(const void *address) __attribute__((weak));
+
 #ifndef LIKELY_CHECK_RUNTIME
 /* Copies one module's counts out before its code goes away (dlclose, exit)
    and forgets it; unknown modules are ignored. */
@@ -60,9 +76,29 @@ __attribute__((constructor, used)) static void likely_check_register_module_(voi
 
 __attribute__((destructor, used)) static void likely_check_unregister_module_(void)
 {
+#ifdef __cplusplus
+	/* a module may hold sites of inline functions alone, and no table */
+	if (likely_check_unregister_at) {
+		likely_check_unregister_at((const void *)&likely_check_unregister_module_);
+		return;
+	}
+#endif
 	if (likely_check_unregister && __start_likely_check)
 		likely_check_unregister(__start_likely_check);
 }
+
+#ifdef __cplusplus
+/* Registers site the first time it runs (see likely_check_register_site). */
+#define LIKELY_CHECK_REGISTER_SITE_(site_) do { \
+	static char likely_check_registered_; \
+	if (!__atomic_load_n(&likely_check_registered_, __ATOMIC_RELAXED)) { \
+		__atomic_store_n(&likely_check_registered_, 1, __ATOMIC_RELAXED); \
+		if (likely_check_register_site) \
+			likely_check_register_site(&(site_)); \
+	} } while (0)
+#else
+#define LIKELY_CHECK_REGISTER_SITE_(site_) ((void)0)
+#endif
 
 /* glibc clears __libc_single_threaded before a second thread starts: while
    it is set, a plain (relaxed) load and store cannot lose a count and
@@ -97,11 +133,15 @@ likely_check_count_(unsigned long long *counter)
 	static struct likely_check_site *likely_check_site_pointer_ \
 		__attribute__((used, section("likely_check"))) = &likely_check_site_; \
 	long likely_check_value_ = (long)(likely_check_exp_); \
+	LIKELY_CHECK_REGISTER_SITE_(likely_check_site_); \
 	likely_check_count_(&likely_check_site_.counts[likely_check_value_ == (long)(likely_check_c_)]); \
 	if (__builtin_constant_p(likely_check_value_)) \
 		likely_check_count_(&likely_check_site_.counts[2]); \
 	__builtin_expect(likely_check_value_, (likely_check_c_)); })
 #endif
 
+#ifdef __cplusplus
+}
+#endif
 #endif /* __ASSEMBLER__ */
 #endif

@@ -41,8 +41,14 @@
 /* distinct modules unloaded whose counts are kept until exit */
 #define SAVED_MAX 1024
 
+/* A module's sites: its table [start, stop), and the sites registered one
+   by one (extra: C++ inline and template functions, whose static sites gcc
+   puts in COMDAT sections of their own, outside the table), each once. */
 struct module {
 	struct likely_check_site **start, **stop;
+	struct likely_check_site **extra;
+	size_t extra_count, extra_capacity;
+	uintptr_t base; /* the load address, which tells modules apart */
 	char path[PATH_MAX];
 };
 
@@ -67,6 +73,26 @@ static void complain(const char *what, int err)
 	if (__atomic_exchange_n(&complained, 1, __ATOMIC_RELAXED))
 		return;
 	fprintf(stderr, "likely-check: %s: %s\n", what, strerror(err));
+}
+
+/* How many sites module m has, and the i-th of them (NULL: a hole). */
+static size_t module_sites(const struct module *m)
+{
+	return (size_t)(m->stop - m->start) + m->extra_count;
+}
+
+static struct likely_check_site *module_site(const struct module *m, size_t i)
+{
+	size_t table = (size_t)(m->stop - m->start);
+
+	return i < table ? m->start[i] : m->extra[i - table];
+}
+
+/* Forgets module i (its extra sites' list freed). */
+static void drop_module(int i)
+{
+	free(modules[i].extra);
+	modules[i] = modules[--module_count];
 }
 
 static void saved_free(void)
@@ -99,11 +125,11 @@ static void zero_counts_in_child(void)
 	int i;
 
 	for (i = 0; i < module_count; i++) {
-		struct likely_check_site **p;
+		size_t k;
 
-		for (p = modules[i].start; p < modules[i].stop; p++)
-			if (*p)
-				memset((*p)->counts, 0, sizeof((*p)->counts));
+		for (k = 0; k < module_sites(&modules[i]); k++)
+			if (module_site(&modules[i], k))
+				memset(module_site(&modules[i], k)->counts, 0, sizeof(module_site(&modules[i], k)->counts));
 	}
 	complained = 0;
 	saved_free();
@@ -112,6 +138,7 @@ static void zero_counts_in_child(void)
 
 struct module_search {
 	uintptr_t address;
+	uintptr_t base;
 	char *path;
 };
 
@@ -129,6 +156,7 @@ static int find_module(struct dl_phdr_info *info, size_t size, void *data)
 		if (ph->p_type != PT_LOAD || search->address < low ||
 		    search->address >= low + ph->p_memsz)
 			continue;
+		search->base = info->dlpi_addr;
 		/* the main program has no name here; a dlopen path may be relative */
 		if (!info->dlpi_name[0]) {
 			n = readlink("/proc/self/exe", search->path, PATH_MAX - 1);
@@ -140,10 +168,52 @@ static int find_module(struct dl_phdr_info *info, size_t size, void *data)
 	return 0;
 }
 
-void likely_check_register(struct likely_check_site **start, struct likely_check_site **stop)
+/* The module holding address: its entry, made (with no table yet) when
+   there is none; NULL when there is no room.  *search gets its base and
+   path.  Called with modules_lock held. */
+static struct module *module_at(uintptr_t address, struct module_search *search, char *path)
 {
 	static int atfork_done;
+	int i;
+
+	search->address = address;
+	search->base = 0;
+	search->path = path;
+	strcpy(path, "?");
+	dl_iterate_phdr(find_module, search);
+	for (i = 0; i < module_count; i++)
+		if (modules[i].base == search->base && !strcmp(modules[i].path, path))
+			return &modules[i];
+	if (module_count == MODULES_MAX) {
+		complain("too many modules", ENOMEM);
+		return NULL;
+	}
+	if (!atfork_done) {
+		atfork_done = 1;
+		pthread_atfork(lock_modules, unlock_modules, zero_counts_in_child);
+	}
+	memset(&modules[module_count], 0, sizeof(modules[module_count]));
+	modules[module_count].base = search->base;
+	strcpy(modules[module_count].path, path);
+	return &modules[module_count++];
+}
+
+static int in_table(const struct module *m, const struct likely_check_site *site)
+{
+	struct likely_check_site **p;
+
+	for (p = m->start; p < m->stop; p++)
+		if (*p == site)
+			return 1;
+	return 0;
+}
+
+void likely_check_register(struct likely_check_site **start, struct likely_check_site **stop)
+{
+	static char path[PATH_MAX];
 	struct module_search search;
+	struct module *m;
+	size_t k;
 	int i;
 
 	if (!start || stop <= start)
@@ -152,21 +222,49 @@ void likely_check_register(struct likely_check_site **start, struct likely_check
 	for (i = 0; i < module_count; i++)
 		if (modules[i].start == start)
 			goto out;
-	if (module_count == MODULES_MAX) {
-		complain("too many modules", ENOMEM);
+	m = module_at((uintptr_t)start, &search, path);
+	if (!m || m->start)
 		goto out;
+	m->start = start;
+	m->stop = stop;
+	/* sites registered one by one before the table: once each */
+	for (k = 0; k < m->extra_count;)
+		if (in_table(m, m->extra[k]))
+			m->extra[k] = m->extra[--m->extra_count];
+		else
+			k++;
+out:
+	pthread_mutex_unlock(&modules_lock);
+}
+
+void likely_check_register_site(struct likely_check_site *site)
+{
+	static char path[PATH_MAX];
+	struct module_search search;
+	struct module *m;
+	size_t k;
+
+	if (!site)
+		return;
+	pthread_mutex_lock(&modules_lock);
+	m = module_at((uintptr_t)site, &search, path);
+	if (!m || in_table(m, site))
+		goto out;
+	for (k = 0; k < m->extra_count; k++)
+		if (m->extra[k] == site)
+			goto out;
+	if (m->extra_count == m->extra_capacity) {
+		size_t capacity = m->extra_capacity ? 2 * m->extra_capacity : 64;
+		struct likely_check_site **more = realloc(m->extra, capacity * sizeof(*more));
+
+		if (!more) {
+			complain("cannot hold a site of an inline function", ENOMEM);
+			goto out;
+		}
+		m->extra = more;
+		m->extra_capacity = capacity;
 	}
-	if (!atfork_done) {
-		atfork_done = 1;
-		pthread_atfork(lock_modules, unlock_modules, zero_counts_in_child);
-	}
-	modules[module_count].start = start;
-	modules[module_count].stop = stop;
-	search.address = (uintptr_t)start;
-	search.path = modules[module_count].path;
-	strcpy(search.path, "?");
-	dl_iterate_phdr(find_module, &search);
-	module_count++;
+	m->extra[m->extra_count++] = site;
 out:
 	pthread_mutex_unlock(&modules_lock);
 }
@@ -197,13 +295,13 @@ static int site_usable(const struct likely_check_site *s)
 
 static void write_module(FILE *f, const struct module *m)
 {
-	struct likely_check_site **p;
+	size_t k;
 
 	fputs("module ", f);
 	put_clean(f, m->path);
 	putc('\n', f);
-	for (p = m->start; p < m->stop; p++) {
-		const struct likely_check_site *s = *p;
+	for (k = 0; k < module_sites(m); k++) {
+		const struct likely_check_site *s = module_site(m, k);
 
 		if (!site_usable(s))
 			continue;
@@ -256,16 +354,16 @@ static unsigned long long add_saturating(unsigned long long a, unsigned long lon
    set when there is no memory for it. */
 static int describe_module(const struct module *m, struct saved_module *fresh)
 {
-	struct likely_check_site **p;
+	size_t k;
 	FILE *f;
 
 	memset(fresh, 0, sizeof(*fresh));
 	f = open_memstream(&fresh->identity, &fresh->identity_size);
 	if (!f)
 		return -1;
-	for (p = m->start; p < m->stop; p++)
-		if (site_usable(*p)) {
-			write_identity(f, *p);
+	for (k = 0; k < module_sites(m); k++)
+		if (site_usable(module_site(m, k))) {
+			write_identity(f, module_site(m, k));
 			fresh->site_count++;
 		}
 	if (fclose(f) != 0) {
@@ -315,9 +413,8 @@ static struct saved_module *keep_saved(struct saved_module *fresh, const char *p
    when they cannot be kept.  Called with modules_lock held. */
 static int save_module(const struct module *m)
 {
-	struct likely_check_site **p;
 	struct saved_module fresh, *kept;
-	size_t i = 0;
+	size_t i = 0, k;
 
 	if (describe_module(m, &fresh) < 0)
 		return -1;
@@ -326,8 +423,8 @@ static int save_module(const struct module *m)
 		free(fresh.identity);
 	else if (!(kept = keep_saved(&fresh, m->path)))
 		return -1;
-	for (p = m->start; p < m->stop; p++) {
-		const struct likely_check_site *s = *p;
+	for (k = 0; k < module_sites(m); k++) {
+		const struct likely_check_site *s = module_site(m, k);
 		unsigned long long *counts;
 
 		if (!site_usable(s))
@@ -351,7 +448,30 @@ void likely_check_unregister(struct likely_check_site **start)
 	if (i < module_count) {
 		if (save_module(&modules[i]) < 0)
 			complain("cannot hold the counts of an unloaded module", errno);
-		modules[i] = modules[--module_count];
+		drop_module(i);
+	}
+	pthread_mutex_unlock(&modules_lock);
+}
+
+void likely_check_unregister_at(const void *address)
+{
+	static char path[PATH_MAX];
+	struct module_search search;
+	int i;
+
+	pthread_mutex_lock(&modules_lock);
+	search.address = (uintptr_t)address;
+	search.base = 0;
+	search.path = path;
+	strcpy(path, "?");
+	dl_iterate_phdr(find_module, &search);
+	for (i = 0; i < module_count; i++)
+		if (modules[i].base == search.base && !strcmp(modules[i].path, path))
+			break;
+	if (i < module_count) {
+		if (save_module(&modules[i]) < 0)
+			complain("cannot hold the counts of an unloaded module", errno);
+		drop_module(i);
 	}
 	pthread_mutex_unlock(&modules_lock);
 }
@@ -501,7 +621,8 @@ __attribute__((destructor)) static void likely_check_write(void)
 	for (i = 0; i < module_count; i++)
 		if (save_module(&modules[i]) < 0)
 			write_module(f, &modules[i]);
-	module_count = 0;
+	while (module_count > 0)
+		drop_module(module_count - 1);
 	for (i = 0; i < (int)saved_count; i++)
 		write_saved(f, &saved[i]);
 	pthread_mutex_unlock(&modules_lock);
