@@ -116,6 +116,20 @@ static bool linker_made(const char *name)
 	return false;
 }
 
+/* Mergeable constants (.rodata.str1.1, .rodata.cst8, and gcc's
+   .rodata.NAME.str1.1 with -fdata-sections): the linker merges them into
+   one section of its own (lld lists each input at its merged size), so no
+   input section of the object is there to order or to match. */
+static bool merged_constants(const char *name)
+{
+	const char *p;
+
+	for (p = name; (p = strchr(p, '.')); p++)
+		if ((!strncmp(p, ".str", 4) || !strncmp(p, ".cst", 4)) && p[4] >= '0' && p[4] <= '9')
+			return true;
+	return false;
+}
+
 static int by_importance(const void *a, const void *b, void *context)
 {
 	const struct touch *x = a, *y = b;
@@ -323,9 +337,10 @@ static void map_records(struct hot_order *hot, const struct hot_map *map, const 
 			m->common++;
 			continue;
 		}
-		if (linker_made(s->name) || !strcmp(s->file, LDMAP_INTERNAL)) {
+		if (linker_made(s->name) || !strcmp(s->file, LDMAP_INTERNAL) || merged_constants(s->name)) {
 			/* Copy relocations, GOT, PLT: the map files them under the
-			   first input, but the linker made them. */
+			   first input, but the linker made them; merged strings
+			   and constants: the linker made them from the inputs'. */
 			m->linker++;
 			continue;
 		}
