@@ -4,14 +4,15 @@
 # would.  Its db_bench is compiled and linked in one command (db_bench.cc
 # and the library's objects): linkopt-cc compiles the source apart and
 # records the link (it used to run such a command as a compile, recording
-# nothing).  GNU ld's closure of the objects linked statically (libstdc++.a:
-# COMDAT groups, template instances, exceptions, static constructors) is
-# deporder's; linkopt-startup orders db_bench's start-up (fillseq of 1000
-# keys) for GNU ld, gold and lld to within three pages of the whole-function
-# bound (the PLT and .init/.fini are not in it), and the ordered program
-# writes the same database bytes.  The same with clang++ and lld when
+# nothing).  GNU ld's, gold's and lld's closures of the objects linked
+# statically (libstdc++.a: COMDAT groups, template instances, exceptions,
+# static constructors) are deporder's; linkopt-startup orders db_bench's
+# start-up (fillseq of 1000 keys) for GNU ld, gold and lld to within three
+# pages of the whole-function bound (the PLT and .init/.fini are not in
+# it), and the ordered program writes the same database bytes.  The same with clang++ and lld when
 # clang is there, and BOLT on lld's ordered link.
 . "$(dirname "$0")/lib.sh"
+. "$TESTDIR/linkmap-lib.sh"
 need g++ make readelf cmp
 src=$("$TOP/scripts/fetch" leveldb 2> fetch.err) || skip "needs LevelDB's sources: $(tail -n 1 fetch.err)"
 
@@ -74,6 +75,16 @@ lib=$(g++ -print-file-name=libstdc++.a)
 if [[ $lib == /* && -f $lib ]]; then
 	(cd gcc && oracle_cc ../static g++ -static -pthread -o ../db_bench-static "${objs[@]}")
 	grep -q '/libstdc++\.a(' static.expected || fail "fixture: no libstdc++.a member in ld's list"
+	# gold's and lld's closures of the same static link, from their maps
+	for l in gold lld; do
+		command -v ld.$l > /dev/null || continue
+		(cd gcc && g++ -static -pthread -fuse-ld=$l -o "../db_bench-$l" "${objs[@]}" -Wl,-Map="../static-$l.map") \
+			> "static-$l.err" 2>&1 || fail "the static link with $l failed: $(head -n 3 "static-$l.err")"
+		(cd gcc && deporder_ok "../static-$l.dep" "../static-$l.dep.err" -q --format=members --cc -- \
+			g++ -static -pthread -fuse-ld=$l -o "../db_bench-$l" "${objs[@]}")
+		[[ $l == gold ]] && order_kind=ordered || order_kind=set
+		linkmap_members "static-$l" "static-$l.map" $order_kind
+	done
 fi
 for linker in gnu-ld gold lld; do
 	order gcc $linker
