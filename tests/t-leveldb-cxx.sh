@@ -99,6 +99,15 @@ need_clang_or_done() {
 }
 if need_clang_or_done && command -v ld.lld > /dev/null; then
 	build clang "$CLANG"
+	# clang++'s objects linked statically by GNU ld through clang++
+	cobjs=()
+	while read -r w; do
+		cobjs+=("$w")
+	done < <(tr '\0' '\n' < clang.rec/db_bench.link | grep '\.o$')
+	if [[ $lib == /* && -f $lib ]]; then
+		(cd clang && oracle_cc ../static-clang "$CLANG" -static -pthread -o ../db_bench-clang-static "${cobjs[@]}")
+		grep -q '/libstdc++\.a(' static-clang.expected || fail "fixture: no libstdc++.a member in the clang++ link"
+	fi
 	order clang lld
 	# BOLT on lld's link: the trace's records in strings lld merged
 	# (.rodata.str1.1) count as the linker's (they were "missing", 87% matched,
