@@ -668,8 +668,12 @@ static bool score(struct search *s, struct candidate *c, struct startup_run *kno
 			run = &known[w];
 		else
 			free(trace_line(s, line, &fresh, false));
-		if (!s->native_why && native_fault_pages(s->job, s->outputs, s->n, line, native, &why) < 0)
-			s->native_why = why;
+		if (!s->native_why && native_fault_pages(s->job, s->outputs, s->n, line, native, &why) < 0) {
+			/* which layout and workload: a failure of one candidate's
+			   native run leaves every candidate without its model */
+			s->native_why = xasprintf("%s, workload '%s': %s", c->name, line, why);
+			free(why);
+		}
 		for (i = 0; i < s->n; i++) {
 			uint64_t pages;
 			bool predicted = predict(s, run, c->build_id[i], c->files[i], s->native_why ? NULL : &native[i],
