@@ -669,8 +669,20 @@ static bool score(struct search *s, struct candidate *c, struct startup_run *kno
 		else
 			free(trace_line(s, line, &fresh, false));
 		if (!s->native_why && native_fault_pages(s->job, s->outputs, s->n, line, native, &why) < 0) {
-			/* which layout and workload: a failure of one candidate's
-			   native run leaves every candidate without its model */
+			if (c != &s->plain) {
+				/* the plain link (scored first) ran it natively: this
+				   layout breaks the program where valgrind cannot see
+				   it (BOLT 16's rewrite of Python computed garbage) */
+				candidate_fail(c, "the workload '%s' fails natively with it, not with the plain link: %s",
+					       line, why);
+				free(why);
+				free(native);
+				if (run == &fresh)
+					run_free(&fresh);
+				return false;
+			}
+			/* the plain link's own native run failed: no candidate
+			   gets a native model (perf missing or refused) */
 			s->native_why = xasprintf("%s, workload '%s': %s", c->name, line, why);
 			free(why);
 		}

@@ -9,8 +9,9 @@
 # static constructors) are deporder's; linkopt-startup orders db_bench's
 # start-up (fillseq of 1000 keys) for GNU ld, gold and lld to within three
 # pages of the whole-function bound (the PLT and .init/.fini are not in
-# it), and the ordered program writes the same database bytes.  The same with clang++ and lld when
-# clang is there, and BOLT on lld's ordered link.
+# it), and the ordered program writes the same database bytes.  The same
+# with clang++ when clang is there (its objects' static closure by GNU ld,
+# orders for the three linkers), and BOLT on lld's ordered link.
 . "$(dirname "$0")/lib.sh"
 . "$TESTDIR/linkmap-lib.sh"
 need g++ make readelf cmp
@@ -108,7 +109,9 @@ if need_clang_or_done && command -v ld.lld > /dev/null; then
 		(cd clang && oracle_cc ../static-clang "$CLANG" -static -pthread -o ../db_bench-clang-static "${cobjs[@]}")
 		grep -q '/libstdc++\.a(' static-clang.expected || fail "fixture: no libstdc++.a member in the clang++ link"
 	fi
-	order clang lld
+	for linker in gnu-ld gold lld; do
+		order clang $linker
+	done
 	# BOLT on lld's link: the trace's records in strings lld merged
 	# (.rodata.str1.1) count as the linker's (they were "missing", 87% matched,
 	# and no order was made); db_bench prints timings, so the rewrite is
