@@ -348,7 +348,7 @@ static void close_fd(int *fd)
    of the capture pipes (our read ends in capture), and the pipe on which
    it reports a failed start.  -1: not opened. */
 struct plumbing {
-	int null, log;
+	int null, log, err_log;      /* err_log: the request's err_log, stderr's */
 	int pipe[2];                 /* write ends for stdout, stderr */
 	int report[2];
 	struct capture capture[2];   /* stdout, stderr */
@@ -362,7 +362,7 @@ static int child_fd(enum proc_stream how, const struct plumbing *p, int which)
 	case PROC_DISCARD:
 		return p->null;
 	case PROC_LOG:
-		return p->log;
+		return which == 1 && p->err_log >= 0 ? p->err_log : p->log;
 	case PROC_CAPTURE:
 		return p->pipe[which];
 	case PROC_INHERIT:
@@ -418,13 +418,18 @@ static int plumbing_open(struct plumbing *p, const struct proc_request *rq)
 		if (p->null < 0)
 			return -1;
 	}
-	if (rq->out == PROC_LOG || rq->err == PROC_LOG) {
+	if (rq->out == PROC_LOG || (rq->err == PROC_LOG && !rq->err_log)) {
 		if (!rq->log) {
 			errno = EINVAL;
 			return -1;
 		}
 		p->log = high_fd(open(rq->log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644));
 		if (p->log < 0)
+			return -1;
+	}
+	if (rq->err == PROC_LOG && rq->err_log) {
+		p->err_log = high_fd(open(rq->err_log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644));
+		if (p->err_log < 0)
 			return -1;
 	}
 	for (i = 0; i < 2; i++) {
@@ -448,6 +453,7 @@ static void plumbing_close_child_side(struct plumbing *p)
 {
 	close_fd(&p->null);
 	close_fd(&p->log);
+	close_fd(&p->err_log);
 	close_fd(&p->pipe[0]);
 	close_fd(&p->pipe[1]);
 	close_fd(&p->report[1]);
@@ -524,7 +530,7 @@ static int child_status(pid_t pid, struct plumbing *p, struct rusage *usage, dou
 int proc_exec(const struct proc_request *rq, struct proc_result *result)
 {
 	struct plumbing p = {
-		.null = -1, .log = -1, .pipe = { -1, -1 }, .report = { -1, -1 },
+		.null = -1, .log = -1, .err_log = -1, .pipe = { -1, -1 }, .report = { -1, -1 },
 		.capture = { { .fd = -1 }, { .fd = -1 } },
 	};
 	char **envp = NULL;

@@ -40,6 +40,7 @@ struct proc_request {
 	bool stdin_null;             /* stdin from /dev/null rather than ours */
 	enum proc_stream out, err;
 	const char *log;             /* the file PROC_LOG appends to */
+	const char *err_log;         /* the file stderr's PROC_LOG appends to instead (NULL: log) */
 	volatile sig_atomic_t *running; /* the child's pid while it runs, 0 before and after:
 					   for a signal handler that passes signals on */
 	double timeout;              /* seconds the command may run (0: no limit): then its

@@ -68,6 +68,23 @@ static void traced_names(const struct startup_run *run, struct native_set *trace
 	}
 }
 
+/* The first 64 KiB of the file at path as a string (new), NULL when it
+   cannot be read. */
+static char *text_of(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *text;
+	size_t got;
+
+	if (!f)
+		return NULL;
+	text = xmalloc(65536);
+	got = fread(text, 1, 65535, f);
+	text[got] = '\0';
+	fclose(f);
+	return text;
+}
+
 /* Runs workload line natively under perf record, every page fault with
    its address, and returns in *text (new) what perf script prints of it
    with the arguments args (NULL-terminated); -1 with *why (new). */
@@ -82,10 +99,13 @@ static int perf_faults(const struct startup_job *job, const char *name, const ch
 	char *record[] = { perf, "record", "-q", "-B", "-N", "-e", "page-faults", "-c", "1", "-d", "-o", NULL, "--",
 			   "sh", "-c", line_copy, NULL };
 	char *script[16] = { perf, "script", "-i", NULL };
-	struct proc_request request = { .argv = record, .stdin_null = true, .out = PROC_DISCARD, .err = PROC_CAPTURE };
+	/* the workload's streams as in every other run of it
+	   (run_workload_streams): its stderr, and perf's, into a file */
+	struct proc_request request = { .argv = record, .out = PROC_DISCARD, .err = PROC_LOG };
 	struct proc_result result;
 	size_t k = 4;
 	int status = 0;
+	char *err_log;
 
 	*text = NULL;
 	if (!perf) {
@@ -96,12 +116,18 @@ static int perf_faults(const struct startup_job *job, const char *name, const ch
 	while (*args && k < 15)
 		script[k++] = *args++;
 	data = record_path(job->dir, name, "search.perf.data");
+	err_log = record_path(job->dir, name, "search.perf.err");
 	record[11] = script[3] = data;
+	request.log = err_log;
+	unlink(err_log);
+	run_workload_streams(&request);
 	if (proc_exec(&request, &result) != 0) {
-		*why = proc_failure(result.status, result.err);
+		char *err = text_of(err_log);
+
+		*why = proc_failure(result.status, err);
+		free(err);
 		status = -1;
 	} else {
-		free(result.err);
 		request = (struct proc_request){ .argv = script, .stdin_null = true, .out = PROC_CAPTURE,
 						 .err = PROC_CAPTURE };
 		if (proc_exec(&request, &result) != 0 || !result.out) {
@@ -117,7 +143,9 @@ static int perf_faults(const struct startup_job *job, const char *name, const ch
 		free(result.err);
 	}
 	unlink(data);
+	unlink(err_log);
 	free(data);
+	free(err_log);
 	free(perf);
 	free(line_copy);
 	return status;

@@ -8,6 +8,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +24,18 @@ void run_prepare_stdin(const struct startup_job *job)
 	char *path;
 	int fd;
 
-	if (fstat(STDIN_FILENO, &st) < 0 || isatty(STDIN_FILENO))
+	if (fstat(STDIN_FILENO, &st) < 0)
 		return;
+	if (isatty(STDIN_FILENO)) {
+		/* as pfstat does: a run under the search must not wait for
+		   the terminal, and each run reads the same (nothing) */
+		int null = open("/dev/null", O_RDONLY);
+
+		if (null < 0 || dup2(null, STDIN_FILENO) < 0)
+			fatal("/dev/null: cannot open as standard input: %s", strerror(errno));
+		close(null);
+		return;
+	}
 	if (S_ISREG(st.st_mode)) {
 		stdin_rewinds = lseek(STDIN_FILENO, 0, SEEK_CUR) == 0;
 		if (!stdin_rewinds)
@@ -70,6 +81,12 @@ static void rewind_stdin(void)
 		fatal("standard input: cannot go back to its start: %s", strerror(errno));
 }
 
+void run_workload_streams(struct proc_request *request)
+{
+	rewind_stdin();
+	request->stdin_null = false;
+}
+
 /* Removes the traces an earlier run left at base: the file, or with
    --trace-children the files of the folder; makes that folder. */
 static void remove_traces(const struct startup_job *job, const char *base)
@@ -97,17 +114,20 @@ static void remove_traces(const struct startup_job *job, const char *base)
 /* Runs the workload under pagein, its stdout into out; returns the traces
    it wrote: base, or with --trace-children base/trace.PID for each
    process. */
-static glob_t trace_workload(const struct startup_job *job, const char *base, const char *out, bool branches)
+static glob_t trace_workload(const struct startup_job *job, const char *base, const char *out, const char *err,
+			     bool branches)
 {
 	int n = linkcmd_count(job->workload), k = 0, i;
 	char **argv = xcalloc(n + 8, sizeof(*argv)), *pattern;
-	struct proc_request request = { .argv = argv, .out = PROC_LOG, .log = out };
+	struct proc_request request = { .argv = argv, .out = PROC_LOG, .log = out, .err = PROC_LOG, .err_log = err };
 	struct proc_result result;
 	glob_t found;
 
 	remove_traces(job, base);
 	if (unlink(out) < 0 && errno != ENOENT)
 		fatal("%s: cannot remove: %s", out, strerror(errno));
+	if (unlink(err) < 0 && errno != ENOENT)
+		fatal("%s: cannot remove: %s", err, strerror(errno));
 	argv[k++] = job->tools.pagein;
 	argv[k++] = "--granularity=function";
 	if (branches)
@@ -122,10 +142,10 @@ static glob_t trace_workload(const struct startup_job *job, const char *base, co
 	for (i = 0; i < n; i++)
 		argv[k++] = job->workload[i];
 	startup_step(job, "tracing %s", proc_command_line(job->workload));
-	rewind_stdin();
+	run_workload_streams(&request);
 	if (proc_exec(&request, &result) != 0)
-		fatal("the workload failed under pagein (%s): %s", proc_describe(result.status),
-		      proc_command_line(job->workload));
+		fatal("the workload failed under pagein (%s): %s (its standard error: %s)", proc_describe(result.status),
+		      proc_command_line(job->workload), err);
 	pattern = job->trace_children ? xasprintf("%s/trace.*", base) : xstrdup(base);
 	if (glob(pattern, 0, NULL, &found) != 0)
 		fatal("%s: pagein wrote no trace", pattern);
@@ -137,14 +157,18 @@ static glob_t trace_workload(const struct startup_job *job, const char *base, co
 void run_traced(const struct startup_job *job, struct startup_run *run, const char *first, const char *kind,
 		bool branches)
 {
-	char *suffix = xasprintf("%s%s", kind, job->trace_children ? "traces" : "trace"), *base, *why;
+	char *suffix = xasprintf("%s%s", kind, job->trace_children ? "traces" : "trace"), *base, *why, *err;
 	size_t i;
 
 	base = record_path(job->dir, first, suffix);
 	free(suffix);
 	suffix = xasprintf("%sout", kind);
 	run->out = record_path(job->dir, first, suffix);
-	run->files = trace_workload(job, base, run->out, branches);
+	free(suffix);
+	suffix = xasprintf("%serr", kind);
+	err = record_path(job->dir, first, suffix);
+	run->files = trace_workload(job, base, run->out, err, branches);
+	free(err);
 	run->traces = xcalloc(run->files.gl_pathc ? run->files.gl_pathc : 1, sizeof(*run->traces));
 	for (i = 0; i < run->files.gl_pathc; i++)
 		if (trace_read(run->files.gl_pathv[i], &run->traces[i], &why) < 0)

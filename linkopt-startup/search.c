@@ -747,7 +747,7 @@ static double measure_line(const struct search *s, const char *line, char **why)
 {
 	char **argv = xcalloc(16 + 2 * s->n, sizeof(*argv)), *log;
 	const char *json, *at;
-	struct proc_request request = { .argv = argv, .stdin_null = true, .out = PROC_CAPTURE, .err = PROC_LOG };
+	struct proc_request request = { .argv = argv, .out = PROC_CAPTURE, .err = PROC_LOG };
 	struct proc_result result;
 	size_t k = 0, i, files = 0;
 	double pages = 0;
@@ -769,6 +769,9 @@ static double measure_line(const struct search *s, const char *line, char **why)
 	argv[k++] = "-c";
 	argv[k++] = (char *)line;
 	argv[k] = NULL;
+	/* pfstat gives the command our standard input, read from its start
+	   (a file) or /dev/null (a terminal), its output to /dev/null */
+	run_workload_streams(&request);
 	if (proc_exec(&request, &result) != 0) {
 		*why = xasprintf("pfstat failed (%s; see %s)", proc_describe(result.status), log);
 		pages = -1;
@@ -826,9 +829,10 @@ static bool measure(struct search *s, struct candidate *c)
 static double steady_once(const struct search *s)
 {
 	char *argv[] = { "sh", "-c", (char *)s->so->steady, NULL };
-	struct proc_request request = { .argv = argv, .stdin_null = true, .out = PROC_DISCARD };
+	struct proc_request request = { .argv = argv, .out = PROC_DISCARD, .err = PROC_DISCARD };
 	struct proc_result result;
 
+	run_workload_streams(&request);
 	if (proc_exec(&request, &result) != 0)
 		return -1;
 	return result.usage.ru_utime.tv_sec + result.usage.ru_utime.tv_usec / 1e6 + result.usage.ru_stime.tv_sec +

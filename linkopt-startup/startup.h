@@ -113,6 +113,15 @@ void link_check_pgo_built(const struct startup_output *o);
 /* Makes every run of the workload read all of standard input: a file is
    read from its start each time, a pipe is kept in a file first. */
 void run_prepare_stdin(const struct startup_job *job);
+/* Sets request, a run of a workload (traced, natively under perf,
+   measured by pfstat, timed), to read standard input from its start.
+   Every run of a workload gets the same streams, so that the program
+   takes the same path in each (Python's FileIO.seekable runs its .cold
+   part when a stream is a pipe): standard input the job's
+   (run_prepare_stdin), standard output and error a file or /dev/null,
+   never a terminal or a pipe; the caller sets those. */
+struct proc_request;
+void run_workload_streams(struct proc_request *request);
 /* Runs the workload under pagein into DIR/FIRST.KIND{trace,traces}, its
    stdout into DIR/FIRST.KIND.out; with branches, pagein's --branches. */
 void run_traced(const struct startup_job *job, struct startup_run *run, const char *first, const char *kind,
