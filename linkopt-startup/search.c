@@ -740,9 +740,15 @@ static bool check(struct search *s, struct candidate *c, size_t index)
 	return !c->failed;
 }
 
+/* The cold starts measured of each workload: their median is its figure
+   (a program's runs may differ: one Python run in three or seven reads a
+   read-ahead window more than the others). */
+#define COLD_RUNS "3"
+
 /* The file pages of the outputs a real cold start of workload line reads,
    with what is in place: pfstat --cold on a loop device with the job's
-   read-ahead; -1 when it cannot be measured (why in *why). */
+   read-ahead, the median of COLD_RUNS runs; -1 when it cannot be measured
+   (why in *why). */
 static double measure_line(const struct search *s, const char *line, char **why)
 {
 	char **argv = xcalloc(16 + 2 * s->n, sizeof(*argv)), *log;
@@ -756,7 +762,7 @@ static double measure_line(const struct search *s, const char *line, char **why)
 	request.log = log;
 	argv[k++] = s->pfstat;
 	argv[k++] = "-n";
-	argv[k++] = "1";
+	argv[k++] = COLD_RUNS;
 	for (i = 0; i < s->n; i++) {
 		argv[k++] = "--cold";
 		argv[k++] = (char *)s->outputs[i].path;
@@ -1384,7 +1390,7 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 	if (s.steady_repeat > 1)
 		snprintf(steady_note, sizeof(steady_note), ", a sample %u runs of the workload", s.steady_repeat);
 	fprintf(out, "(code: code pages touched; cold: file pages a cold start reads at %lu KiB, as the model predicts "
-		"from the trace, and as measured on a loop device (root only; %s); means over %zu "
+		"from the trace, and as measured on a loop device (root only; %s; the median of " COLD_RUNS " cold starts); means over %zu "
 		"training and %zu held-out workloads; steady: CPU time against plain, medians of five samples each taking turns%s; cost: seconds "
 		"to make and score; the search took %.0f s)\n", so->read_ahead_kb,
 		so->measure_all ? "every candidate scored" : "the model's best three", so->train_count, so->held_count,
@@ -1393,7 +1399,7 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 		fprintf(out, "(model: the pagein traces alone; no native run: %s)\n", s.native_why);
 	else
 		fprintf(out, "(model: the pagein traces, then the pages a native run of the same workload faulted in "
-			"(perf): valgrind is not the CPU)\n");
+			"(perf; those most of %d runs did): valgrind is not the CPU)\n", NATIVE_RUNS);
 	if (!best) {
 		fprintf(out, "chosen: the plain link (no layout that reads no more at a cold start reads or touches less "
 			"on the training workloads)\n");

@@ -157,11 +157,13 @@ struct native_pages {
 	uint64_t *addresses;
 	size_t count, capacity;
 };
-/* Runs workload line natively under perf with the files now in place of
-   the n outputs, and appends to pages[i] the page of each fault in a
-   mapping of output i's file (a fault comes once per page, and the
-   kernel maps 64 KiB around it: a subset of what the run touched).  -1
-   with *why (new) when perf is missing or fails. */
+/* Runs workload line natively under perf NATIVE_RUNS times with the
+   files now in place of the n outputs, and appends to pages[i] each page
+   of output i's file that most of the runs faulted in (a fault comes once
+   per page, and the kernel maps 64 KiB around it: a subset of what the
+   run touched), in the order of the first run that did.  -1 with *why
+   (new) when perf is missing or fails. */
+#define NATIVE_RUNS 3
 int native_fault_pages(const struct startup_job *job, const struct startup_output *outputs, size_t n,
 		       const char *line, struct native_pages *pages, char **why);
 /* Writes at path (a temporary file, renamed; nothing when none of set is

@@ -20,14 +20,7 @@ dir=$PWD/rec
 cc=("$LINKOPT_CC" --dir="$dir" gcc)
 
 startup_functions w 40 > work.c
-# in a file of its own (the compiler does not see that the calls cancel),
-# in a 64 KiB block of its own, 600 KiB of code nothing runs on either
-# side of it
-cat >> work.c <<'EOF2'
-__attribute__((noinline, used)) void filler(void) { __asm__ volatile (".skip 614400, 0x90"); }
-__attribute__((noinline, aligned(65536))) int pipe_only(int x) { return x * 41 + 1; }
-__attribute__((noinline, used)) void filler2(void) { __asm__ volatile (".skip 614400, 0x90"); }
-EOF2
+startup_far pipe_only
 cat > main.c <<'EOF2'
 #include <errno.h>
 #include <fcntl.h>
