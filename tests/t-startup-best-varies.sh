@@ -62,11 +62,12 @@ run_ok best.out "$LINKOPT_STARTUP" --dir="$dir" --target=prog --placement=best -
 	-- ./prog "$PWD/runs"
 cat best.out
 (($(cat runs) > 6)) || fail "prog counted $(cat runs) native runs"
-awk '/^[ *] [a-z]/ { sub(/\(the default link\)/, ""); if ($1 == "*") $1 = ""; $0 = $0
-	if ($5 == "-") { print "not measured: " $0; next }
-	d = $4 - $5; if (d > 4 || d < -4) print
-}' best.out > off.txt
-[[ -s off.txt ]] && fail "the model is more than 4 pages off the measured cold start: $(cat off.txt)"
+again() {
+	"$LINKOPT_STARTUP" --dir="$dir" --target=prog --undo -- true && "${cc[@]}" -o prog main.o work.o &&
+		"$LINKOPT_STARTUP" --dir="$dir" --target=prog --placement=best --no-bolt --no-relr --measure-all \
+			-- ./prog "$PWD/runs" 2>&1
+}
+startup_model_agrees best.out again
 expect_grep 'the median of 3 cold starts' best.out
 run_ok got.out ./prog
 expect_same want.out got.out "the chosen layout's output"
