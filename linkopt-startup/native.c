@@ -95,15 +95,18 @@ static int perf_faults(const struct startup_job *job, const char *name, const ch
 	/* no build-ids (-B), no copy into ~/.debug (-N): perf script would
 	   name symbols from a cached copy of another file with the same
 	   build-id (BOLT's rewrites of one input had one), and the cache would
-	   grow by a copy of every file run */
-	char *record[] = { perf, "record", "-q", "-B", "-N", "-e", "page-faults", "-c", "1", "-d", "-o", NULL, "--",
+	   grow by a copy of every file run; no BPF events (--no-bpf-event):
+	   their side-band thread polls for a second and perf record waits for
+	   it at the end, 1.16 s a run of a 1 ms program against 0.19 s
+	   without (perf 6.1) */
+	char *record[] = { perf, "record", "-q", "-B", "-N", "--no-bpf-event", "-e", "page-faults", "-c", "1", "-d", "-o", NULL, "--",
 			   "sh", "-c", line_copy, NULL };
 	char *script[16] = { perf, "script", "-i", NULL };
 	/* the workload's streams as in every other run of it
 	   (run_workload_streams): its stderr, and perf's, into a file */
 	struct proc_request request = { .argv = record, .out = PROC_DISCARD, .err = PROC_LOG };
 	struct proc_result result;
-	size_t k = 4;
+	size_t k = 4, o;
 	int status = 0;
 	char *err_log;
 
@@ -117,7 +120,9 @@ static int perf_faults(const struct startup_job *job, const char *name, const ch
 		script[k++] = *args++;
 	data = record_path(job->dir, name, "search.perf.data");
 	err_log = record_path(job->dir, name, "search.perf.err");
-	record[11] = script[3] = data;
+	for (o = 0; record[o]; o++)
+		;
+	record[o] = script[3] = data; /* -o's */
 	request.log = err_log;
 	unlink(err_log);
 	run_workload_streams(&request);

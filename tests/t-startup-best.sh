@@ -99,7 +99,7 @@ read -r said_held said_plain < <(sed -n 's/^chosen: .*; held out: \([0-9.]*\) ag
 [[ $said_held == "$(held "$chosen")" && $said_plain == "$(held plain)" ]] ||
 	fail "the choice says held out '$said_held' against '$said_plain'; the rows: $(held "$chosen"), $(held plain)"
 # what runs natively and not under valgrind is named (perf's page faults)
-if command -v perf > /dev/null && perf record -q -o perf.probe -e page-faults -- true 2> /dev/null; then
+if command -v perf > /dev/null && perf record -q --no-bpf-event -o perf.probe -e page-faults -- true 2> /dev/null; then
 	grep -E '^native run .*ran natively .* native_only' best.out > /dev/null ||
 		fail "the natively run native_only was not named: $(grep '^native run' best.out)"
 	# and the model counts what the native run faulted in: where a cold
