@@ -164,11 +164,12 @@ EOF2
 
 # startup_model_off FILE: the rows of linkopt-startup --placement=best's
 # table in FILE whose measured cold start (training or held out) is more
-# than 4 pages from the model's, "not measured: ROW" for a row with no
-# measured training figure, and a line saying so when there is no table.
+# than 4 pages from the model's, "not measured: ROW" for a row with a
+# model's training figure and no measured one (a failed candidate has
+# neither), and a line saying so when there is no table.
 startup_model_off() {
 	awk '/^[ *] [a-z]/ && $1 != "layout" { rows++; sub(/\(the default link\)/, ""); if ($1 == "*") $1 = ""; $0 = $0
-		if ($5 == "-") { print "not measured: " $0; next }
+		if ($4 != "-" && $5 == "-") { print "not measured: " $0; next }
 		for (c = 4; c <= 6; c += 2) if ($(c + 1) != "-") { d = $c - $(c + 1); if (d > 4 || d < -4) print }
 	} END { if (!rows) print "no table of candidates" }' "$1"
 }
