@@ -58,14 +58,14 @@ EOF2
 run_ok want.out ./prog
 
 echo "${VARIES_SEED:-1}" > runs
-run_ok best.out "$LINKOPT_STARTUP" --dir="$dir" --target=prog --placement=best --no-bolt --no-relr --measure-all \
-	-- ./prog "$PWD/runs"
+# the search's arguments (again, from the plain link: startup_model_agrees)
+search=(--dir="$dir" --target=prog --placement=best --no-bolt --no-relr --measure-all -- ./prog "$PWD/runs")
+run_ok best.out "$LINKOPT_STARTUP" "${search[@]}"
 cat best.out
 (($(cat runs) > 6)) || fail "prog counted $(cat runs) native runs"
 again() {
 	"$LINKOPT_STARTUP" --dir="$dir" --target=prog --undo -- true && "${cc[@]}" -o prog main.o work.o &&
-		"$LINKOPT_STARTUP" --dir="$dir" --target=prog --placement=best --no-bolt --no-relr --measure-all \
-			-- ./prog "$PWD/runs" 2>&1
+		"$LINKOPT_STARTUP" "${search[@]}" 2>&1
 }
 startup_model_agrees best.out again
 expect_grep 'the median of 3 cold starts' best.out

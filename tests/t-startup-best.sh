@@ -70,8 +70,10 @@ EOF2
 run_ok want.out ./prog a
 readelf -d prog | grep -q RELR && fail "fixture: the plain link has DT_RELR already"
 
-run_ok best.out "$LINKOPT_STARTUP" --dir="$dir" --target=prog --placement=best --no-bolt --measure-all \
-	--workload='./prog a b' --held-out='./prog x y z' -- ./prog a
+# the search's arguments (again, from the plain link: startup_model_agrees)
+search=(--dir="$dir" --target=prog --placement=best --no-bolt --measure-all --workload='./prog a b'
+	--held-out='./prog x y z' -- ./prog a)
+run_ok best.out "$LINKOPT_STARTUP" "${search[@]}"
 cat best.out
 chosen=$(sed -n 's/^chosen: \([^:]*\):.*/\1/p' best.out)
 [[ $chosen == *+relr ]] || fail "the search chose '$chosen', not a layout with relr"
@@ -149,8 +151,7 @@ grep -E '^  [a-z-]+\+relr .*the check printed something else' check.out > /dev/n
 readelf -d prog | grep -q RELR && fail "a relr link is in place"
 again() {
 	"$LINKOPT_STARTUP" --dir="$dir" --target=prog --undo -- true && "${cc[@]}" -o prog main.o work.o table.o &&
-		"$LINKOPT_STARTUP" --dir="$dir" --target=prog --placement=best --no-bolt --measure-all \
-			--workload='./prog a b' --held-out='./prog x y z' -- ./prog a
+		"$LINKOPT_STARTUP" "${search[@]}"
 }
 ((${model_checked:-0})) && startup_model_agrees best.out again
 exit 0
