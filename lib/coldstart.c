@@ -86,21 +86,27 @@ void coldstart_file_free(struct coldstart_file *file)
 	memset(file, 0, sizeof(*file));
 }
 
-/* madvise(MADV_WILLNEED) of the file's prefetch ranges, in the vmas that map them. */
+/* madvise(MADV_WILLNEED) of the file's prefetch ranges, in the vmas that
+   map them, COLDSTART_PREFETCH_PIECE bytes at a time as linkopt-prefetch.o
+   asks. */
 static void prefetch(struct readahead *ra, const struct coldstart_file *file, const struct elf_segment *const *of_vma,
 		     size_t n)
 {
+	const uint64_t piece = COLDSTART_PREFETCH_PIECE > PAGE ? COLDSTART_PREFETCH_PIECE / PAGE : 1;
 	size_t i, v;
 
 	for (i = 0; i < file->prefetch_count; i++)
 		for (v = 0; v < n; v++) {
 			const struct elf_segment *s = of_vma[v];
-			uint64_t start = file->prefetch_start[i], end = file->prefetch_end[i];
+			uint64_t start = file->prefetch_start[i], end = file->prefetch_end[i], first, pages, at;
 
 			if (start < s->address / PAGE * PAGE || start >= s->address + s->memory_size)
 				continue;
-			readahead_willneed(ra, start / PAGE - s->address / PAGE + s->offset / PAGE, (end - start) / PAGE,
-					   COLDSTART_IO_PAGES);
+			first = start / PAGE - s->address / PAGE + s->offset / PAGE;
+			pages = (end - start) / PAGE;
+			for (at = 0; at < pages; at += piece)
+				readahead_willneed(ra, first + at, pages - at < piece ? pages - at : piece,
+						   COLDSTART_IO_PAGES);
 			break;
 		}
 }

@@ -33,8 +33,12 @@ struct coldstart_file {
 };
 
 /* The device's largest request as force_page_cache_ra takes it
-   (bdi->io_pages: max_sectors_kb / 4): a loop device's 1280 KiB. */
+   (bdi->io_pages: max_sectors_kb / 4): a loop device's 1280 KiB here.
+   linkopt-prefetch.o asks in pieces of COLDSTART_PREFETCH_PIECE bytes
+   (prefetch/prefetch.c's PIECE), which any device reads whole: what it
+   reads does not depend on this figure. */
 #define COLDSTART_IO_PAGES 320
+#define COLDSTART_PREFETCH_PIECE 65536
 /* coldstart_replay_at's prefetch_at when nothing is prefetched. */
 #define COLDSTART_NO_PREFETCH ((size_t)-1)
 

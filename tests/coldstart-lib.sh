@@ -107,3 +107,42 @@ file_pages() {
 		done
 	} | sort -n -u
 }
+
+# need_coldstart_loop: skips the test unless it can start programs cold
+# from a loop device of its own: root, the tools, /dev/loop-control, and
+# the page cache the model follows (Linux 6.16 and later).
+need_coldstart_loop() {
+	local major minor
+	[[ $(id -u) == 0 ]] || skip "needs root, to attach a loop device and mount it"
+	need losetup mkfs.ext4 mount umount
+	[[ -e /dev/loop-control ]] || skip "no loop devices (/dev/loop-control missing)"
+	IFS=.- read -r major minor _ <<< "$(uname -r)"
+	(( major > 6 || (major == 6 && minor >= 16) )) ||
+		skip "the model follows the page cache of Linux 6.16 and later; this is $(uname -r)"
+}
+
+# coldstart_mount: a 16 MiB ext4 image attached to a free loop device
+# (direct I/O: the image's own pages are not cached twice), mounted on
+# ./mnt; $loop is the device, $queue its /sys queue folder.  Detached when
+# the test ends, with the queue's max_sectors_kb and read_ahead_kb as they
+# were (a loop device keeps them when detached).  Skips the test when no
+# loop device is free.
+coldstart_mount() {
+	truncate -s 16M image
+	mkfs.ext4 -q -F image || fail "mkfs.ext4"
+	loop=$(losetup --find --show --direct-io=on image 2> losetup.err) || skip "no free loop device: $(cat losetup.err)"
+	queue=/sys/block/${loop#/dev/}/queue
+	coldstart_was_sectors=$(< "$queue/max_sectors_kb") coldstart_was_ahead=$(< "$queue/read_ahead_kb")
+	coldstart_mounted=no
+	at_exit coldstart_unmount
+	mkdir mnt
+	mount -o noatime "$loop" mnt || fail "cannot mount $loop"
+	coldstart_mounted=yes
+}
+
+coldstart_unmount() {
+	[[ $coldstart_mounted == yes ]] && { umount mnt || umount -l mnt; }
+	echo "$coldstart_was_sectors" > "$queue/max_sectors_kb"
+	echo "$coldstart_was_ahead" > "$queue/read_ahead_kb"
+	losetup -d "$loop"
+}

@@ -13,12 +13,7 @@
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/coldstart-lib.sh"
 need_pagein
-[[ $(id -u) == 0 ]] || skip "needs root, to attach a loop device and mount it"
-need losetup mkfs.ext4 mount umount
-[[ -e /dev/loop-control ]] || skip "no loop devices (/dev/loop-control missing)"
-IFS=.- read -r major minor _ <<< "$(uname -r)"
-(( major > 6 || (major == 6 && minor >= 16) )) ||
-	skip "the model follows the page cache of Linux 6.16 and later; this is $(uname -r)"
+need_coldstart_loop
 
 coldstart_program
 sizes="0 8 16 64 128"
@@ -29,22 +24,11 @@ for kb in $sizes; do
 	expect_output want.out got.out "cold$kb's output" ./cold$kb
 done
 gcc -O2 -o coldstart "$TOP/bench/lib/coldstart.c" || fail "cannot compile bench/lib/coldstart.c"
-truncate -s 16M image
-mkfs.ext4 -q -F image || fail "mkfs.ext4"
-loop=$(losetup --find --show --direct-io=on image 2> losetup.err) || skip "no free loop device: $(cat losetup.err)"
-mounted=no
-cleanup() {
-	[[ $mounted == yes ]] && { umount mnt || umount -l mnt; }
-	losetup -d "$loop"
-}
-at_exit cleanup
-mkdir mnt
-mount -o noatime "$loop" mnt || fail "cannot mount $loop"
-mounted=yes
+coldstart_mount
 cp prog ordered cold* mnt/ && sync
 stat=/sys/block/${loop#/dev/}/stat
 for kb in $sizes; do
-	echo "$kb" > "/sys/block/${loop#/dev/}/queue/read_ahead_kb" || fail "cannot set read_ahead_kb of $loop"
+	echo "$kb" > "$queue/read_ahead_kb" || fail "cannot set read_ahead_kb of $loop"
 	read -r p_now p_ordered r_now r_ordered <<< "$(predict "$kb")"
 	deporder_ok cold.out cold.err -q --granularity=section --evaluate --placement=cold-start --read-ahead-kb="$kb" \
 		--trace trace --map prog.map --cc -- "${coldstart_link[@]}"
