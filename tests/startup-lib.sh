@@ -180,11 +180,13 @@ startup_model_off() {
 # (COMMAND: --undo, the link again through linkopt-cc and the same
 # search, its table on stdout, into FILE.again) and fails the test only when
 # the new table disagrees too: a model that misses a page the program
-# reads misses it every time, while once on CI (2026-12-06, run with two
-# other searches, not reproduced in 8 runs here) the disk read 16 pages
-# less than the model on a layout and exactly the model on the others.
-# The failure says what the machine was (kernel, the folder's file
-# system, I/O pressure).
+# reads misses it every time.  Twice on CI (2026-12-06) the disk read 16
+# and 19 pages less than the model on some layouts: linkopt-prefetch.o's
+# one MADV_WILLNEED of more than 128 KiB, which a loop device of
+# max_sectors_kb 128 cuts (t-prefetch-device-limit); it asks 64 KiB at a
+# time since.  The failure says what the machine was (kernel, the
+# folder's file system, I/O pressure, the loop devices' max_sectors_kb
+# and read_ahead_kb).
 startup_model_agrees() {
 	local file=$1
 	shift
@@ -197,6 +199,8 @@ startup_model_agrees() {
 	startup_model_off "$file.again" > "$file.again.off"
 	[[ -s $file.again.off ]] && fail "the model is more than 4 pages off the measured cold start, twice: " \
 		"$(cat "$file.off") / $(cat "$file.again.off"); kernel $(uname -r)," \
-		"$(findmnt -n -o FSTYPE,SOURCE -T "${TMPDIR:-/tmp}" 2>&1), I/O pressure $(head -1 /proc/pressure/io 2>&1)"
+		"$(findmnt -n -o FSTYPE,SOURCE -T "${TMPDIR:-/tmp}" 2>&1), I/O pressure $(head -1 /proc/pressure/io 2>&1)," \
+		"loop devices (max_sectors_kb/read_ahead_kb): $(for q in /sys/block/loop*/queue; do
+			printf '%s %s/%s ' "${q:11:-6}" "$(cat "$q/max_sectors_kb")" "$(cat "$q/read_ahead_kb")"; done 2>&1)"
 	return 0
 }
