@@ -132,6 +132,20 @@ int cold_after_run(struct cold_set *set, double *pages, struct cold_reads *reads
 
 		if (pagecache_device_reads(&d->dev, &after, why) < 0)
 			goto out;
+		/* a file opened during the run read ahead as much as the device
+		   said then: what it says now must be what it said before */
+		if (d->read_ahead_kb >= 0) {
+			char *ignored = NULL;
+			long now = pagecache_read_ahead_kb(&d->dev, &ignored);
+
+			free(ignored);
+			if (now >= 0 && now != d->read_ahead_kb) {
+				*why = xasprintf("%s: its read-ahead changed during the run, from %ld KiB to %ld: "
+						 "something else set it, and the pages read are not those of %ld KiB",
+						 d->dev.name, d->read_ahead_kb, now, d->read_ahead_kb);
+				goto out;
+			}
+		}
 		reads[i].requests = (double)after.requests - (double)d->before.requests;
 		reads[i].sectors = (double)after.sectors - (double)d->before.sectors;
 		reads[i].others = 0;
