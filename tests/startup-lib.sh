@@ -187,6 +187,23 @@ startup_model_off() {
 # time since.  The failure says what the machine was (kernel, the
 # folder's file system, I/O pressure, the loop devices' max_sectors_kb
 # and read_ahead_kb).
+# startup_memory_cgroup: this process's memory cgroup, its limit and how
+# often it was reached (a read-ahead's allocations may fail there).
+startup_memory_cgroup() {
+	local path d
+	path=$(awk -F: '$2 == "memory" || $2 == "" { print $3; exit }' /proc/self/cgroup)
+	for d in "/sys/fs/cgroup/memory$path" "/sys/fs/cgroup$path"; do
+		if [[ -f $d/memory.limit_in_bytes ]]; then
+			echo "$path: limit $(< "$d/memory.limit_in_bytes"), used $(< "$d/memory.usage_in_bytes"), reached $(< "$d/memory.failcnt") times"
+			return
+		elif [[ -f $d/memory.max ]]; then
+			echo "$path: max $(< "$d/memory.max"), used $(< "$d/memory.current"), $(grep -E '^(max|oom) ' "$d/memory.events" | tr '\n' ' ')"
+			return
+		fi
+	done
+	echo "$path: no memory controller found"
+}
+
 startup_model_agrees() {
 	local file=$1
 	shift
@@ -201,6 +218,7 @@ startup_model_agrees() {
 		"$(cat "$file.off") / $(cat "$file.again.off"); kernel $(uname -r)," \
 		"$(findmnt -n -o FSTYPE,SOURCE -T "${TMPDIR:-/tmp}" 2>&1), I/O pressure $(head -1 /proc/pressure/io 2>&1)," \
 		"loop devices (max_sectors_kb/read_ahead_kb): $(for q in /sys/block/loop*/queue; do
-			printf '%s %s/%s ' "${q:11:-6}" "$(cat "$q/max_sectors_kb")" "$(cat "$q/read_ahead_kb")"; done 2>&1)"
+			printf '%s %s/%s ' "${q:11:-6}" "$(cat "$q/max_sectors_kb")" "$(cat "$q/read_ahead_kb")"; done 2>&1)," \
+		"$(grep MemAvailable /proc/meminfo), memory cgroup $(startup_memory_cgroup)"
 	return 0
 }
