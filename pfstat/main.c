@@ -459,6 +459,14 @@ int main(int argc, char **argv)
 	}
 	if (cold_prepare(&cold, cold_files.items, cold_files.count, set_read_ahead, &why) < 0)
 		goto failed;
+	/* the loop device reads ahead what was asked, or its figures are
+	   not those of --read-ahead-kb */
+	for (r = 0; set_read_ahead && r < cold.ndevices; r++)
+		if (cold.devices[r].read_ahead_kb >= 0 && (unsigned long)cold.devices[r].read_ahead_kb != read_ahead_kb) {
+			why = xasprintf("%s: reads ahead %ld KiB, not the %lu of --read-ahead-kb: something set it after "
+					"pfstat did", cold.devices[r].dev.name, cold.devices[r].read_ahead_kb, read_ahead_kb);
+			goto failed;
+		}
 	ns = compare_argv ? 2 : 1;
 	/* the JSON alone on standard output, so that it parses: the
 	   command's output let through goes to standard error */
