@@ -91,6 +91,8 @@ struct search {
 	size_t count, capacity;
 	struct candidate plain;            /* the default link (the project's own, by GNU ld) */
 	bool measure;                      /* a real cold start can be measured (root, pfstat) */
+	char *cold_record;                 /* NAME.best.cold, what it holds */
+	bool cold_record_failed;
 	char *pfstat;
 	char *plain_check;                 /* the check's output with the plain links */
 	char *native_why;                  /* why the model has no native run (perf), or NULL */
@@ -745,11 +747,36 @@ static bool check(struct search *s, struct candidate *c, size_t index)
    read-ahead window more than the others). */
 #define COLD_RUNS "3"
 
+/* Adds to DIR/NAME.best.cold the line "LAYOUT<tab>WORKLOAD<tab>JSON",
+   pfstat's report of a measurement (each run's pages read, read requests
+   and sectors): what the table's medians were made of.  The file holds
+   this search's measurements (written whole each time, by rename).  A
+   record that cannot be written is said, once, and changes nothing else. */
+static void keep_measurement(struct search *s, const char *layout, const char *line, const char *json)
+{
+	char *path, *more;
+	size_t len = strlen(json);
+
+	while (len && json[len - 1] == '\n')
+		len--;
+	more = xasprintf("%s%s\t%s\t%.*s\n", s->cold_record ? s->cold_record : "", layout, line, (int)len, json);
+	free(s->cold_record);
+	s->cold_record = more;
+	if (s->cold_record_failed)
+		return;
+	path = record_path(s->job->dir, s->outputs[0].name, "best.cold");
+	if (write_file_atomic(path, more, strlen(more)) < 0) {
+		say(s, "%s: cannot keep the cold starts measured: %s", path, strerror(errno));
+		s->cold_record_failed = true;
+	}
+	free(path);
+}
+
 /* The file pages of the outputs a real cold start of workload line reads,
    with what is in place: pfstat --cold on a loop device with the job's
    read-ahead, the median of COLD_RUNS runs; -1 when it cannot be measured
    (why in *why). */
-static double measure_line(const struct search *s, const char *line, char **why)
+static double measure_line(struct search *s, const char *layout, const char *line, char **why)
 {
 	char **argv = xcalloc(16 + 2 * s->n, sizeof(*argv)), *log;
 	const char *json, *at;
@@ -783,6 +810,7 @@ static double measure_line(const struct search *s, const char *line, char **why)
 		pages = -1;
 	} else {
 		json = result.out ? result.out : "";
+		keep_measurement(s, layout, line, json);
 		for (at = json; (at = strstr(at, "\"pages_read\": {\"median\": ")); files++) {
 			at += strlen("\"pages_read\": {\"median\": ");
 			pages += strtod(at, NULL);
@@ -811,7 +839,7 @@ static bool measure(struct search *s, struct candidate *c)
 	for (w = 0; w < lines; w++) {
 		bool is_held = w >= s->so->train_count;
 		const char *line = is_held ? s->so->held[w - s->so->train_count] : s->so->train[w];
-		double pages = measure_line(s, line, &why);
+		double pages = measure_line(s, c->name, line, &why);
 
 		if (pages < 0) {
 			say(s, "no real cold start measured: %s", why);

@@ -100,6 +100,21 @@ held() { row best.out "$1" | awk '{ sub(/\(the default link\)/, ""); if ($1 == "
 read -r said_held said_plain < <(sed -n 's/^chosen: .*; held out: \([0-9.]*\) against \([0-9.]*\) plain.*/\1 \2/p' best.out)
 [[ $said_held == "$(held "$chosen")" && $said_plain == "$(held plain)" ]] ||
 	fail "the choice says held out '$said_held' against '$said_plain'; the rows: $(held "$chosen"), $(held plain)"
+# each cold start measured is kept, run by run (prog.best.cold): the
+# table's measured figure of the choice is the mean of its training
+# workloads' medians there
+if ((EUID == 0)); then
+	[[ -f $dir/prog.best.cold ]] || fail "no prog.best.cold: $(ls "$dir")"
+	kept=$(awk -F '\t' -v layout="$chosen" '$1 == layout && $2 != "./prog x y z" {
+		k = "\"pages_read\": {\"median\": "
+		v = substr($3, index($3, k) + length(k)); n++; sum += v + 0
+		if (index($3, "\"runs\": 3,") == 0) bad = 1
+	} END { if (n != 2 || bad) print "-"; else printf "%.1f\n", sum / n }' "$dir/prog.best.cold")
+	[[ $kept != - && $kept == "$(row best.out "$chosen" | awk '{ if ($1 == "*") $1 = ""; $0 = $0; print $5 }')" ]] ||
+		fail "prog.best.cold's training cold starts of $chosen make '$kept', its row: $(row best.out "$chosen")"
+	grep -c "^$chosen	./prog x y z	{" "$dir/prog.best.cold" | grep -qx 1 ||
+		fail "prog.best.cold has not one held-out measurement of $chosen: $(cut -f1,2 "$dir/prog.best.cold")"
+fi
 # what runs natively and not under valgrind is named (perf's page faults)
 if command -v perf > /dev/null && perf record -q --no-bpf-event -o perf.probe -e page-faults -- true 2> /dev/null; then
 	grep -E '^native run .*ran natively .* native_only' best.out > /dev/null ||
