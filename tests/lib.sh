@@ -59,6 +59,12 @@ fail() {
 	exit 1
 }
 
+# note MSG: a finding that does not fail the test, but that a reader of
+# the whole run must see: tests/run repeats it, in one line, at the end.
+note() {
+	printf 'NOTE: %s\n' "$*" >&2
+}
+
 # skip MSG: skip the test, MSG says why.
 skip() {
 	printf '%s\n' "$*" >&2

@@ -164,13 +164,17 @@ EOF2
 
 # startup_model_off FILE: the rows of linkopt-startup --placement=best's
 # table in FILE whose measured cold start (training or held out) is more
-# than 4 pages from the model's, "not measured: ROW" for a row with a
-# model's training figure and no measured one (a failed candidate has
-# neither), and a line saying so when there is no table.
+# than 4 pages from the model's, as "over: ROW" when the model is above
+# it (the disk read less than predicted) and "under: ROW" when below (the
+# model missed pages the program reads), "not measured: ROW" for a row
+# with a model's training figure and no measured one (a failed candidate
+# has neither), and a line saying so when there is no table.
 startup_model_off() {
 	awk '/^[ *] [a-z]/ && $1 != "layout" { rows++; sub(/\(the default link\)/, ""); if ($1 == "*") $1 = ""; $0 = $0
 		if ($4 != "-" && $5 == "-") { print "not measured: " $0; next }
-		for (c = 4; c <= 6; c += 2) if ($(c + 1) != "-") { d = $c - $(c + 1); if (d > 4 || d < -4) print }
+		under = over = 0
+		for (c = 4; c <= 6; c += 2) if ($(c + 1) != "-") { d = $c - $(c + 1); under += d < -4; over += d > 4 }
+		if (under) print "under: " $0; else if (over) print "over: " $0
 	} END { if (!rows) print "no table of candidates" }' "$1"
 }
 
@@ -213,7 +217,7 @@ startup_memory_cgroup() {
 # pages_read A,B,C read_requests ... sectors_read ...;".
 startup_cold_runs() {
 	local layout
-	sed -n 's/^ *\([^ ]*\) .*/\1/p' "$1" | while read -r layout; do
+	sed -n 's/^[a-z ]*: *//; s/^ *\([^ ]*\) .*/\1/p' "$1" | while read -r layout; do
 		find . -name '*.best.cold' -exec awk -F '\t' -v layout="$layout" '$1 == layout || ($1 ~ /^plain/ && layout == "plain") {
 			out = $1 " \x27" $2 "\x27"
 			for (k = 1; k <= 3; k++) {
@@ -246,8 +250,14 @@ startup_model_agrees() {
 	startup_model_off "$file.again" > "$file.again.off"
 	[[ -s $file.again.off ]] || return 0
 	# one line (what tests/run repeats at the end): the rows, each run of
-	# their layouts (NAME.best.cold), then what the machine was
-	fail "the model is more than 4 pages off the measured cold start, twice:" \
+	# their layouts (NAME.best.cold), then what the machine was.  A model
+	# above the disk twice is noted, not failed: the search measures what
+	# it chooses, and a model that predicts more than is read makes it
+	# pessimistic, never wrong; one below fails (a layout the model
+	# prefers may read more than it says)
+	local report=fail
+	grep -qv '^over: ' "$file.again.off" || report=note
+	$report "the model is more than 4 pages off the measured cold start, twice:" \
 		"$(tr -s ' ' < "$file.off" | tr '\n' ';') / $(tr -s ' ' < "$file.again.off" | tr '\n' ';')" \
 		"runs: $(startup_cold_runs "$file.again.off") kernel $(uname -r)," \
 		"$(findmnt -n -o FSTYPE,SOURCE -T "${TMPDIR:-/tmp}" 2>&1), I/O pressure $(head -1 /proc/pressure/io 2>&1)," \
