@@ -440,7 +440,7 @@ typedef struct {
 typedef struct {
 	HChar *path;
 	Addr base;
-	Range ranges[16];
+	Range *ranges;     /* one per PT_LOAD, however many the file has */
 	Int range_count;
 	HChar build_id[80];  /* hex, or "none" */
 	Bool selected;     /* matches --objects (or no --objects) */
@@ -460,13 +460,15 @@ static Bool read_exact(Int fd, Off64T offset, void *buf, Int len)
 	return VG_(read)(fd, buf, len) == len;
 }
 
-/* Reads the ELF program headers of path; fills the object's ranges (for
-   mapping base) and the build-id as hex.  Returns False if not 64-bit ELF. */
+/* Reads the ELF program headers of path; fills the object's ranges (one
+   per PT_LOAD: a linker script may make dozens, each a mapping of its own
+   that must be found as this object's) and its base, and the build-id as
+   hex.  Returns False if not 64-bit ELF. */
 static Bool read_object(Object *o, Addr mapped_at, ULong mapped_offset, HChar *build_id, Int build_id_size)
 {
 	SysRes sr = VG_(open)(o->path, VKI_O_RDONLY, 0);
 	Elf64_Ehdr eh;
-	Elf64_Phdr ph[64];
+	Elf64_Phdr *ph = NULL;
 	Int fd, i, n;
 	Addr first_vaddr = 0;
 	Bool have_first = False;
@@ -480,8 +482,24 @@ static Bool read_object(Object *o, Addr mapped_at, ULong mapped_offset, HChar *b
 		VG_(close)(fd);
 		return False;
 	}
-	n = eh.e_phnum < 64 ? eh.e_phnum : 64;
+	n = eh.e_phnum;
+	if (n == PN_XNUM) {
+		/* more than 65534: the count is section 0's sh_info */
+		Elf64_Shdr sh0;
+
+		if (!eh.e_shoff || !read_exact(fd, eh.e_shoff, &sh0, sizeof(sh0))) {
+			VG_(close)(fd);
+			return False;
+		}
+		n = sh0.sh_info <= (1u << 20) ? (Int)sh0.sh_info : -1;
+	}
+	if (n < 0) {
+		VG_(close)(fd);
+		return False;
+	}
+	ph = VG_(malloc)("pg.phdrs", (n ? n : 1) * sizeof(Elf64_Phdr));
 	if (!read_exact(fd, eh.e_phoff, ph, n * sizeof(Elf64_Phdr))) {
+		VG_(free)(ph);
 		VG_(close)(fd);
 		return False;
 	}
@@ -497,7 +515,8 @@ static Bool read_object(Object *o, Addr mapped_at, ULong mapped_offset, HChar *b
 	if (eh.e_type == ET_EXEC)
 		o->base = 0;
 	o->range_count = 0;
-	for (i = 0; i < n && o->range_count < 16; i++) {
+	o->ranges = VG_(malloc)("pg.ranges", (n ? n : 1) * sizeof(Range));
+	for (i = 0; i < n; i++) {
 		if (ph[i].p_type != PT_LOAD)
 			continue;
 		o->ranges[o->range_count].start = o->base + ph[i].p_vaddr;
@@ -529,6 +548,7 @@ static Bool read_object(Object *o, Addr mapped_at, ULong mapped_offset, HChar *b
 			off += ((namesz + 3) & ~3U) + ((descsz + 3) & ~3U);
 		}
 	}
+	VG_(free)(ph);
 	VG_(close)(fd);
 	return True;
 }
