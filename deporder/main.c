@@ -27,7 +27,7 @@ static struct {
 	char **traces;
 	double *weights, next_weight;
 	size_t trace_count;
-	unsigned long page_size, read_ahead_kb, placement_read_ahead_kb;
+	unsigned long page_size, read_ahead_kb, placement_read_ahead_kb, untraced_segment_kb;
 	bool read_ahead_given, placement_read_ahead_given;
 	double min_match;
 } opt = { .next_weight = 1, .page_size = 4096, .read_ahead_kb = 128, .min_match = 0.9 };
@@ -143,6 +143,17 @@ static const char *set_page_size(void *target, const char *value)
 	return NULL;
 }
 
+static const char *set_untraced_segment(void *target, const char *value)
+{
+	unsigned long n;
+
+	(void)target;
+	if (!cli_unsigned(value, &n) || n < 4 || n > 1048576 || n % 4)
+		return "is not a multiple of 4 from 4 to 1048576 (KiB)";
+	opt.untraced_segment_kb = n;
+	return NULL;
+}
+
 static const char *set_read_ahead(void *target, const char *value)
 {
 	const char *wrong = cli_read_ahead_kb(value, &opt.read_ahead_kb);
@@ -220,6 +231,10 @@ static const struct cli_option options[] = {
 	  "page crosses a page boundary while a later hot section\n"
 	  "could fill the gap (default 4096; 0: no packing)", .set = set_page_size },
 	{ "--no-data", 0, CLI_FLAG, &opt.no_data, 0, "do not move the data the traced code refers to" },
+	{ "--untraced-segment-kb", 0, CLI_CALL, 0, "N",
+	  "gnu-ld: the untraced code in segments of at most N KiB\n"
+	  "each: a run that touches code no trace ran reads ahead\n"
+	  "to its segment's end at most", .set = set_untraced_segment },
 	{ "--evaluate", 0, CLI_FLAG, &opt.evaluate, 0,
 	  "print, per trace, the code pages it touches now and\n"
 	  "would touch with the order, the 64 KiB fault-around\n"
@@ -367,6 +382,9 @@ static char **link_arguments(char **operands, int *count, char **ld_program)
 				"before the code)");
 	if (opt.placement == PLACEMENT_DATA_FIRST && opt.no_data)
 		cli_usage_error("--placement=data-first places the data: it cannot go with --no-data");
+	if (opt.untraced_segment_kb && (emit_values[opt.emit] != EMIT_GNU_LD || opt.granularity != GRANULARITY_SECTION ||
+					!opt.trace_count || opt.evaluate))
+		cli_usage_error("--untraced-segment-kb is for --emit=gnu-ld with --trace and --granularity=section");
 	if (!*ld_program)
 		*ld_program = xstrdup(ld && *ld ? ld : "ld");
 	return args;
@@ -466,6 +484,7 @@ static int emit(struct deporder_run *run)
 		record->head_end = run->placement.head_end;
 		record->rodata = run->placement.rodata;
 	}
+	record->untraced_segment = (uint64_t)opt.untraced_segment_kb * 1024;
 	hot_add_edges(&run->hot, record);
 	status = emit_order(record, emit_values[opt.emit], run->args, run->ld_program);
 	ordering_free(record);

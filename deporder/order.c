@@ -401,6 +401,9 @@ struct ordering *order_record(struct link *link, const struct unit_section *orde
 		struct ordering_entry *e =
 			ordering_add(record, u->name, file, order[i].section ? u->elf.sections[order[i].section].name : NULL);
 
+		if (order[i].section)
+			e->size = u->elf.sections[order[i].section].size;
+
 		add_symbols(e, &order[i]);
 		free(file);
 	}

@@ -274,6 +274,46 @@ static void print_entries(const struct ordering *order, size_t from, size_t to, 
 	}
 }
 
+/* The untraced code entries [from, to): in .text, or with
+   order->untraced_segment, in output sections of their own of at most that
+   many bytes each (an entry larger alone), each a segment of its own: a
+   fault in an executable mapping reads ahead from the faulting page to
+   the mapping's end at most (Linux 6.16 and later), so that code no trace
+   ran, when a later run touches it, costs a read-ahead window no longer
+   than its segment.  .text is closed before them and the rest of its
+   statement goes on in .text.linkopt.rest (where cold-start's traced
+   tail goes); two pages of addresses (none of the file) between
+   sections make GNU ld start a segment at each. */
+static void print_untraced_code(const struct ordering *order, size_t from, size_t to)
+{
+	uint64_t bytes = 0;
+	size_t i, chunk = 0;
+
+	if (!order->untraced_segment) {
+		print_entries(order, from, to, ".text");
+		return;
+	}
+	printf("    /* linkopt: the untraced code in segments of at most %llu KiB */\n  }\n",
+	       (unsigned long long)(order->untraced_segment / 1024));
+	for (i = from; i < to && i < order->count; i++) {
+		const struct ordering_entry *e = &order->entries[i];
+
+		if (!is_code(e))
+			continue;
+		if (chunk == 0 || (bytes && bytes + e->size > order->untraced_segment)) {
+			if (chunk)
+				printf("  }\n");
+			printf("  . = . + 2 * CONSTANT (MAXPAGESIZE);\n  .text.linkopt.%zu :\n  {\n", chunk++);
+			bytes = 0;
+		}
+		bytes += e->size;
+		print_entries(order, i, i + 1, ".text");
+	}
+	if (chunk)
+		printf("  }\n");
+	printf("  . = . + 2 * CONSTANT (MAXPAGESIZE);\n  .text.linkopt.rest :\n  {\n");
+}
+
 /* Around the traced code of .text (the order's hot head),
    __linkopt_hot_start and __linkopt_hot_end mark the range that
    linkopt-prefetch.o asks the kernel to read at start-up.  When the
@@ -293,7 +333,7 @@ static void print_patterns(const struct ordering *order, const char *output)
 		print_entries(order, 0, head_end, output);
 		printf("    PROVIDE_HIDDEN(__linkopt_hot_head_end = .);\n");
 		printf("    /* linkopt: the untraced ones */\n");
-		print_entries(order, hot, order->count, output);
+		print_untraced_code(order, hot, order->count);
 		printf("    /* linkopt: the rest of the traced ones */\n");
 		printf("    PROVIDE_HIDDEN(__linkopt_hot_tail_start = .);\n");
 		print_entries(order, head_end, hot, output);
@@ -320,9 +360,12 @@ static void print_patterns(const struct ordering *order, const char *output)
 		if (text)
 			printf("    PROVIDE_HIDDEN(__linkopt_hot_start = .);\n");
 		print_entries(order, 0, hot, output);
-		if (text)
+		if (text) {
 			print_hot_end(order);
-		print_entries(order, hot, order->count, output);
+			print_untraced_code(order, hot, order->count);
+		} else {
+			print_entries(order, hot, order->count, output);
+		}
 	}
 	printf("    /* linkopt: end */\n   ");
 }

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* One ordered item: an input section of an object file or archive member,
    or a whole one (section NULL), which only code output sections take. */
@@ -14,6 +15,7 @@ struct ordering_entry {
 	char *unit;             /* path, or archive(member) */
 	char *file;             /* GNU ld's input-section file pattern: path, or archive:member */
 	char *section;          /* input section name, or NULL: the whole unit */
+	uint64_t size;          /* the input section's bytes (0: a whole unit, or not known) */
 	char **symbols;         /* lld's and mold's names for it: the functions and data objects it
 				   defines (a whole unit: in code sections), in symbol table order */
 	size_t symbol_count, symbol_capacity;
@@ -48,6 +50,8 @@ struct ordering {
 				   code, those from it on to its end, after the untraced code
 				   (at least hot: all at the head) */
 	enum ordering_rodata rodata; /* GNU ld: where the traced .rodata goes */
+	uint64_t untraced_segment; /* GNU ld: the untraced code in segments of at most this many
+				   bytes each (0: in .text, one segment with the rest) */
 	char *provenance;       /* one line: what made the order, from what */
 	struct ordering_edge *edges; /* in order of first occurrence */
 	size_t edge_count, edge_capacity;

@@ -1,6 +1,12 @@
 # Helpers for the cold-start tests of deporder --evaluate (sourced after
 # lib.sh and pagein-lib.sh).
 
+# need_prefetch: sets prefetch to the built linkopt-prefetch.o, or fails.
+need_prefetch() {
+	prefetch=$TOP/prefetch/linkopt-prefetch.o
+	[[ -f $prefetch ]] || fail "linkopt-prefetch.o is not built"
+}
+
 # coldstart_program: writes, compiles and links in the current folder a
 # program whose start-up is known.  In source order, as the default link
 # lays them out: 24 cold functions of about 12 KiB each (a 12000-byte hole

@@ -10,8 +10,7 @@
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/coldstart-lib.sh"
 need_pagein
-prefetch=$TOP/prefetch/linkopt-prefetch.o
-[[ -f $prefetch ]] || fail "linkopt-prefetch.o is not built"
+need_prefetch
 
 coldstart_program
 deporder_ok cold.ld cold.err -q --granularity=section --placement=cold-start --emit=gnu-ld \

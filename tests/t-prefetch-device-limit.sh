@@ -16,8 +16,7 @@
 . "$TESTDIR/coldstart-lib.sh"
 need_pagein
 need_coldstart_loop
-prefetch=$TOP/prefetch/linkopt-prefetch.o
-[[ -f $prefetch ]] || fail "linkopt-prefetch.o is not built"
+need_prefetch
 
 cat > main.c <<'EOF'
 #include <stdio.h>

@@ -78,3 +78,21 @@ wall_ms() {
 	t1=$(date +%s%N)
 	echo $(( (t1 - t0) / 1000000 ))
 }
+
+# sqlite_startup_setup: in the current folder, whose ./sqlite3 is a shell
+# of SQLite 3.44.2, db.sqlite (sqlite_workload 1's tables and rows) and
+# data.csv (2000 rows); sets sqlite_startup_workloads to the five start-up
+# workloads of bench/best and bench/segments, shell lines run there: a
+# one-shot query that parses a real number, .import of the CSV, JSON
+# functions, .schema of the database, a window function.
+sqlite_startup_setup() {
+	sqlite_workload 1 | grep -v '^SELECT\|^BEGIN\|^UPDATE\|^DELETE\|^COMMIT' | ./sqlite3 db.sqlite || return 1
+	{ echo id,name,city,amount; seq 1 2000 | awk '{ printf "%d,customer %d,%s,%.2f\n", $1, $1, ($1 % 3 ? "Lyon" : "Graz"), $1 / 7 }'; } > data.csv
+	sqlite_startup_workloads=(
+		"./sqlite3 db.sqlite 'SELECT round(amount * 1.25e0, 2) FROM orders WHERE id = 4242'"
+		"./sqlite3 :memory: '.import --csv data.csv t' 'SELECT count(*), sum(amount) FROM t'"
+		"./sqlite3 :memory: \"SELECT json_extract('{\\\"a\\\":[1,2,{\\\"b\\\":3.5}]}', '\$.a[2].b'), json_group_array(value) FROM json_each('[1,2,3]')\""
+		"./sqlite3 db.sqlite .schema"
+		"./sqlite3 db.sqlite 'SELECT customer, sum(amount) OVER (PARTITION BY customer ORDER BY id) FROM orders LIMIT 5'"
+	)
+}
