@@ -5,6 +5,7 @@
 #                   RUN $<TARGET_FILE:xmlwf> ${CMAKE_SOURCE_DIR}/data.xml
 #                   [HOST target...] [LINKER gnu-ld|gold|lld|mold]
 #                   [PLACEMENT head|cold-start|data-first|best] [READ_AHEAD_KB n]
+#                   [UNTRACED_SEGMENT_KB n]
 #                   [WORKLOAD shell-line...] [HELD_OUT shell-line...]
 #                   [STEADY shell-line]
 #                   [RELR] [BOLT] [LLVM_BOLT program] [CHECK shell-line]
@@ -37,10 +38,11 @@
 # TARGET, a shared library through a program that loads it from the build
 # tree (CMake's build RPATH does).  HOST names more targets RUN needs built.
 # TRACE_CHILDREN traces the processes RUN starts too (a script).
-# PLACEMENT, READ_AHEAD_KB, RELR, BOLT, LLVM_BOLT and CHECK are
-# linkopt-startup's --placement, --read-ahead-kb, --relr, --bolt,
-# --llvm-bolt and --check: the
-# placement, -z pack-relative-relocs, linkopt-bolt's rewrite, a check
+# PLACEMENT, READ_AHEAD_KB, UNTRACED_SEGMENT_KB, RELR, BOLT, LLVM_BOLT and
+# CHECK are linkopt-startup's --placement, --read-ahead-kb,
+# --untraced-segment-kb, --relr, --bolt, --llvm-bolt and --check: the
+# placement, the code no trace ran in segments of n KiB (GNU ld, not
+# best, no BOLT), -z pack-relative-relocs, linkopt-bolt's rewrite, a check
 # that must print the same with the ordered files.  PLACEMENT best
 # searches: every placement with and without relr and BOLT made, traced
 # on RUN and each WORKLOAD, scored (HELD_OUT workloads shown, never used
@@ -71,7 +73,7 @@ set(LINKOPT_DIR "${CMAKE_BINARY_DIR}/linkopt" CACHE PATH
   "where linkopt-cc records the links and linkopt-startup keeps the maps, traces and orders")
 
 function(linkopt_startup)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "TRACE_CHILDREN;RELR;BOLT" "LINKER;PLACEMENT;READ_AHEAD_KB;NAME;WORKING_DIRECTORY;CHECK;LLVM_BOLT;STEADY"
+  cmake_parse_arguments(PARSE_ARGV 0 arg "TRACE_CHILDREN;RELR;BOLT" "LINKER;PLACEMENT;READ_AHEAD_KB;UNTRACED_SEGMENT_KB;NAME;WORKING_DIRECTORY;CHECK;LLVM_BOLT;STEADY"
     "TARGET;RUN;HOST;WORKLOAD;HELD_OUT")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "linkopt_startup: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
@@ -99,6 +101,9 @@ function(linkopt_startup)
   endif()
   if(arg_PLACEMENT STREQUAL "data-first" AND NOT arg_LINKER STREQUAL "gnu-ld")
     message(FATAL_ERROR "linkopt_startup: PLACEMENT data-first is a GNU ld script: it needs LINKER gnu-ld")
+  endif()
+  if(DEFINED arg_UNTRACED_SEGMENT_KB AND NOT arg_UNTRACED_SEGMENT_KB MATCHES "^[0-9]+$")
+    message(FATAL_ERROR "linkopt_startup: UNTRACED_SEGMENT_KB ${arg_UNTRACED_SEGMENT_KB}: not a number of KiB")
   endif()
   if(DEFINED arg_READ_AHEAD_KB AND NOT arg_READ_AHEAD_KB MATCHES "^[0-9]+$")
     message(FATAL_ERROR "linkopt_startup: READ_AHEAD_KB ${arg_READ_AHEAD_KB}: not a number of KiB")
@@ -143,6 +148,9 @@ function(linkopt_startup)
       "--placement=${arg_PLACEMENT}")
   if(DEFINED arg_READ_AHEAD_KB)
     list(APPEND command "--read-ahead-kb=${arg_READ_AHEAD_KB}")
+  endif()
+  if(DEFINED arg_UNTRACED_SEGMENT_KB)
+    list(APPEND command "--untraced-segment-kb=${arg_UNTRACED_SEGMENT_KB}")
   endif()
   if(arg_TRACE_CHILDREN)
     list(APPEND command --trace-children)

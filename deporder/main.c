@@ -145,13 +145,8 @@ static const char *set_page_size(void *target, const char *value)
 
 static const char *set_untraced_segment(void *target, const char *value)
 {
-	unsigned long n;
-
 	(void)target;
-	if (!cli_unsigned(value, &n) || n < 4 || n > 1048576 || n % 4)
-		return "is not a multiple of 4 from 4 to 1048576 (KiB)";
-	opt.untraced_segment_kb = n;
-	return NULL;
+	return cli_untraced_segment_kb(value, &opt.untraced_segment_kb);
 }
 
 static const char *set_read_ahead(void *target, const char *value)

@@ -45,6 +45,13 @@ const char *cli_read_ahead_kb(const char *s, unsigned long *kb)
 	return NULL;
 }
 
+const char *cli_untraced_segment_kb(const char *s, unsigned long *kb)
+{
+	if (!cli_unsigned(s, kb) || *kb < 4 || *kb > 1048576 || *kb % 4)
+		return "is not a multiple of 4 from 4 to 1048576 (KiB)";
+	return NULL;
+}
+
 bool cli_number(const char *s, double *value)
 {
 	char *end;

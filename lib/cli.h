@@ -136,4 +136,9 @@ bool cli_number(const char *s, double *value);
    what is wrong with s (a CLI_CALL setter's message). */
 const char *cli_read_ahead_kb(const char *s, unsigned long *kb);
 
+/* The size of deporder's segments of untraced code, in KiB (a multiple of
+   4 from 4 to 1048576), for --untraced-segment-kb: NULL with *kb set, or
+   what is wrong with s. */
+const char *cli_untraced_segment_kb(const char *s, unsigned long *kb);
+
 #endif

@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 static struct {
-	const char *dir, *read_ahead_kb, *check, *bolt_program, *again, *steady;
+	const char *dir, *read_ahead_kb, *untraced_segment_kb, *check, *bolt_program, *again, *steady;
 	struct cli_list outputs, workloads, held;
 	int linker, placement;
 	bool relr, bolt, trace_children, report, verify, undo, pgo_built, no_relr, no_bolt, measure_all;
@@ -35,6 +35,16 @@ static const char *set_read_ahead(void *target, const char *value)
 {
 	unsigned long n;
 	const char *wrong = cli_read_ahead_kb(value, &n);
+
+	if (!wrong)
+		*(const char **)target = value;
+	return wrong;
+}
+
+static const char *set_untraced_segment(void *target, const char *value)
+{
+	unsigned long n;
+	const char *wrong = cli_untraced_segment_kb(value, &n);
 
 	if (!wrong)
 		*(const char **)target = value;
@@ -87,6 +97,11 @@ static const struct cli_option options[] = {
 	{ "--read-ahead-kb", 0, CLI_CALL, &opt.read_ahead_kb, "N",
 	  "the disk's read-ahead --placement=cold-start places for\n"
 	  "(default 128)", .set = set_read_ahead },
+	{ "--untraced-segment-kb", 0, CLI_CALL, &opt.untraced_segment_kb, "N",
+	  "gnu-ld, head, cold-start or data-first, no --bolt: the code no\n"
+	  "trace ran in segments of at most N KiB each (deporder(1)):\n"
+	  "a later run that touches it reads ahead to its segment's end\n"
+	  "at most", .set = set_untraced_segment },
 	{ "--relr", 0, CLI_FLAG, &opt.relr, 0,
 	  "link with -z pack-relative-relocs (glibc 2.36 or later):\n"
 	  "fewer relocation bytes for start-up to read" },
@@ -531,6 +546,9 @@ int main(int argc, char **argv)
 		cli_usage_error("no --target given: name the program or library to order");
 	if (opt.placement == PLACEMENT_DATA_FIRST && opt.linker != LINKER_GNU_LD)
 		cli_usage_error("--placement=data-first is a GNU ld script: it needs --linker=gnu-ld");
+	if (opt.untraced_segment_kb && (opt.linker != LINKER_GNU_LD || opt.placement == PLACEMENT_BEST || opt.bolt))
+		cli_usage_error("--untraced-segment-kb is for --linker=gnu-ld, without --bolt (which moves the code), "
+				"and not for --placement=best (its training workloads cannot tell it apart)");
 	if (opt.tolerance_given && !opt.verify)
 		cli_usage_error("--tolerance is for --verify");
 	if (opt.bolt_program && !opt.bolt)
@@ -569,6 +587,7 @@ int main(int argc, char **argv)
 	job.linker = opt.linker;
 	job.placement = opt.placement;
 	job.read_ahead_kb = opt.read_ahead_kb;
+	job.untraced_segment_kb = opt.untraced_segment_kb;
 	job.relr = opt.relr;
 	job.bolt = opt.bolt;
 	job.bolt_program = opt.bolt_program;

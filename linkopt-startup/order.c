@@ -51,6 +51,8 @@ int order_make_checked(const struct startup_job *job, struct startup_output *o, 
 	argv[k++] = xasprintf("--placement=%s", startup_placement_names[job->placement]);
 	if (job->read_ahead_kb)
 		argv[k++] = xasprintf("--read-ahead-kb=%s", job->read_ahead_kb);
+	if (job->untraced_segment_kb)
+		argv[k++] = xasprintf("--untraced-segment-kb=%s", job->untraced_segment_kb);
 	argv[k++] = "--out";
 	argv[k++] = o->order;
 	argv[k++] = "--cc";

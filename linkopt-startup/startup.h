@@ -37,6 +37,7 @@ struct startup_job {
 	enum startup_linker linker;
 	enum startup_placement placement;
 	const char *read_ahead_kb;        /* as given, or NULL: deporder's default */
+	const char *untraced_segment_kb;  /* deporder's --untraced-segment-kb, as given, or NULL */
 	bool relr;                        /* link with -z pack-relative-relocs */
 	bool bolt;                        /* rewrite the ordered link with linkopt-bolt */
 	const char *bolt_program;         /* linkopt-bolt --bolt, or NULL */

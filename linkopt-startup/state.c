@@ -20,12 +20,15 @@ char *state_layout(const struct startup_job *job)
 	char *bolt = job->bolt ? xasprintf("+bolt%s%s%s", job->bolt_program ? " (" : "",
 					   job->bolt_program ? job->bolt_program : "", job->bolt_program ? ")" : "")
 			       : xstrdup("");
-	char *layout = xasprintf("%s%s%s%s%s%s", startup_linker_names[job->linker],
+	char *segments = job->untraced_segment_kb ? xasprintf(", untraced code in %s KiB segments", job->untraced_segment_kb)
+						  : xstrdup("");
+	char *layout = xasprintf("%s%s%s%s%s%s%s", startup_linker_names[job->linker],
 				 job->placement == PLACEMENT_HEAD ? "" : "/",
 				 job->placement == PLACEMENT_HEAD ? "" : startup_placement_names[job->placement], read_ahead,
-				 job->relr ? "+relr" : "", bolt);
+				 job->relr ? "+relr" : "", bolt, segments);
 
 	free(read_ahead);
+	free(segments);
 	free(bolt);
 	return layout;
 }

@@ -44,7 +44,9 @@
 # the shell lines STARTUP_WORKLOAD_1 ... _9, scored on STARTUP_HELD_OUT_1
 # ... _9 too, timed on STARTUP_STEADY (linkopt-startup's --workload,
 # --held-out, --steady; $(STARTUP_PROGRAM) in them is the program);
-# STARTUP_READ_AHEAD_KB (default 128); STARTUP_RELR = yes (link with
+# STARTUP_READ_AHEAD_KB (default 128); STARTUP_UNTRACED_SEGMENT_KB = N
+# (GNU ld, not best, no BOLT: the code no trace ran in segments of N KiB);
+# STARTUP_RELR = yes (link with
 # -z pack-relative-relocs); STARTUP_BOLT = yes (linkopt-bolt rewrites the
 # ordered outputs; STARTUP_LLVM_BOLT: the llvm-bolt it runs);
 # STARTUP_CHECK = a shell line that must print the same
@@ -62,6 +64,7 @@ STARTUP_LDFLAGS ?= $(CFLAGS) $(LDFLAGS)
 STARTUP_CHECK_TOLERANCE ?= 5
 STARTUP_PLACEMENT ?= head
 STARTUP_READ_AHEAD_KB ?=
+STARTUP_UNTRACED_SEGMENT_KB ?=
 STARTUP_RELR ?=
 STARTUP_BOLT ?=
 STARTUP_LLVM_BOLT ?=
@@ -87,6 +90,11 @@ endif
 ifneq ($(STARTUP_READ_AHEAD_KB),)
 ifeq ($(shell expr '$(STARTUP_READ_AHEAD_KB)' : '[0-9][0-9]*$$'),0)
 $(error mk/startup.mk: STARTUP_READ_AHEAD_KB = $(STARTUP_READ_AHEAD_KB): not a number of KiB)
+endif
+endif
+ifneq ($(STARTUP_UNTRACED_SEGMENT_KB),)
+ifeq ($(shell expr '$(STARTUP_UNTRACED_SEGMENT_KB)' : '[0-9][0-9]*$$'),0)
+$(error mk/startup.mk: STARTUP_UNTRACED_SEGMENT_KB = $(STARTUP_UNTRACED_SEGMENT_KB): not a number of KiB)
 endif
 endif
 ifeq ($(shell expr '$(STARTUP_CHECK_TOLERANCE)' : '[0-9][0-9]*$$'),0)
@@ -120,6 +128,7 @@ startup_inputs_of = $(wordlist 1,$(words $(startup_inputs.$1)),$2)
 # linkopt-startup's options
 startup_options = --dir=$(call startup_quote,$(STARTUP_DIR)) --linker=$(STARTUP_LINKER) \
 	--placement=$(STARTUP_PLACEMENT) $(if $(STARTUP_READ_AHEAD_KB),--read-ahead-kb=$(STARTUP_READ_AHEAD_KB)) \
+	$(if $(STARTUP_UNTRACED_SEGMENT_KB),--untraced-segment-kb=$(STARTUP_UNTRACED_SEGMENT_KB)) \
 	$(if $(STARTUP_RELR),--relr) $(if $(STARTUP_BOLT),--bolt) \
 	$(if $(STARTUP_LLVM_BOLT),--llvm-bolt=$(call startup_quote,$(STARTUP_LLVM_BOLT))) \
 	$(if $(STARTUP_CHECK),--check=$(call startup_quote,$(STARTUP_CHECK))) --again='run make startup' \

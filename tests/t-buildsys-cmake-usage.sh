@@ -1,10 +1,11 @@
 #!/bin/bash
 # linkopt_startup() refuses at configure time what cannot be ordered, with
 # a message: a static library (never linked), a name that is no target, no
-# RUN, an unknown LINKER or PLACEMENT, a READ_AHEAD_KB that is no number,
+# RUN, an unknown LINKER or PLACEMENT, a READ_AHEAD_KB or an
+# UNTRACED_SEGMENT_KB that is no number,
 # a target given twice, data-first for another linker than GNU ld; a good
-# call configures, its placement (and RELR, BOLT, LLVM_BOLT, CHECK) passed
-# on.
+# call configures, its placement (and UNTRACED_SEGMENT_KB, RELR, BOLT,
+# LLVM_BOLT, CHECK) passed on.
 . "$(dirname "$0")/lib.sh"
 need cmake gcc
 printf 'int f(void) { return 0; }\n' > f.c
@@ -47,6 +48,12 @@ refused 'linkopt_startup(TARGET prog PLACEMENT tail RUN $<TARGET_FILE:prog>)' \
 	'linkopt_startup: PLACEMENT tail: not head, cold-start, data-first or best'
 refused 'linkopt_startup(TARGET prog PLACEMENT cold-start READ_AHEAD_KB 12x RUN $<TARGET_FILE:prog>)' \
 	'linkopt_startup: READ_AHEAD_KB 12x: not a number of KiB'
+refused 'linkopt_startup(TARGET prog PLACEMENT cold-start UNTRACED_SEGMENT_KB 16k RUN $<TARGET_FILE:prog>)' \
+	'linkopt_startup: UNTRACED_SEGMENT_KB 16k: not a number of KiB'
+configure 'linkopt_startup(TARGET fshared prog PLACEMENT cold-start UNTRACED_SEGMENT_KB 16 RUN $<TARGET_FILE:prog> HOST prog)'
+((STATUS == 0)) || fail "a call with UNTRACED_SEGMENT_KB was refused: $(cat err)"
+grep -rq -- '--placement=cold-start.*--untraced-segment-kb=16' build/CMakeFiles build/Makefile build/build.ninja 2> /dev/null ||
+	fail "the startup target does not pass UNTRACED_SEGMENT_KB on"
 configure 'linkopt_startup(TARGET fshared prog LINKER gold PLACEMENT cold-start READ_AHEAD_KB 64
                 RUN $<TARGET_FILE:prog> HOST prog)'
 ((STATUS == 0)) || fail "a good call was refused: $(cat err)"

@@ -5,8 +5,12 @@
 # checks it with the same options and passes, and a check with the other
 # placement (or another read-ahead) fails saying which one the output was
 # ordered with; data-first (GNU ld) and -z pack-relative-relocs
-# (STARTUP_RELR) reach linkopt-startup too; a placement that does not
-# exist is refused before anything runs.
+# (STARTUP_RELR) reach linkopt-startup too, and so does
+# STARTUP_UNTRACED_SEGMENT_KB (the untraced code in executable segments of
+# their own, an order startup-check tells apart); a placement that does
+# not exist is refused before anything runs, and so are a segment size
+# that is not a number (make) and one that is no multiple of 4
+# (linkopt-startup).
 . "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/startup-lib.sh"
@@ -61,7 +65,36 @@ code=$(readelf -lW prog | awk '$1 == "LOAD" && $7 == "R" && $8 == "E" { print $2
 [[ -n $data && -n $code ]] || fail "no data or code segment: $(readelf -lW prog)"
 ((data < code)) || fail "data-first: the data segment at $data comes after the code at $code"
 
-for bad in STARTUP_PLACEMENT=tail STARTUP_READ_AHEAD_KB=12x; do
+# the untraced code in segments of 16 KiB: more executable segments, the
+# same output, and the order is deporder's with --untraced-segment-kb=16
+execs() { readelf -lW "$1" | awk '$1 == "LOAD" && / R E / { n++ } END { print n + 0 }'; }
+make -s startup STARTUP_PLACEMENT=cold-start > cold.out 2>&1 || fail "make startup (cold-start): $(tail -5 cold.out)"
+without=$(execs prog)
+make -s startup STARTUP_PLACEMENT=cold-start STARTUP_UNTRACED_SEGMENT_KB=16 > seg.out 2>&1 ||
+	fail "make startup STARTUP_UNTRACED_SEGMENT_KB=16: $(tail -5 seg.out)"
+expect_grep '^prog: ordered for gnu-ld/cold-start at 128 KiB, untraced code in 16 KiB segments, start-up code pages' seg.out
+expect_grep 'linkopt: the untraced code in segments of at most 16 KiB' .linkopt/prog.gnu-ld.cold-start.order
+with=$(execs prog)
+((with > without)) || fail "with 16 KiB segments prog has $with executable segments, without $without"
+expect_output want.out got.out "the output of the program with its untraced code in segments" ./prog
+status=0
+make -s startup-check STARTUP_PLACEMENT=cold-start > check.out 2>&1 || status=$?
+((status != 0)) || fail "startup-check without segments passed on the order with them"
+expect_grep "ordered for gnu-ld/cold-start at 128 KiB, untraced code in 16 KiB segments, not gnu-ld/cold-start at 128 KiB" \
+	check.out "the check without segments"
+status=0
+make -s startup STARTUP_PLACEMENT=cold-start STARTUP_UNTRACED_SEGMENT_KB=6 > bad.out 2>&1 || status=$?
+((status != 0)) || fail "STARTUP_UNTRACED_SEGMENT_KB=6 was accepted"
+expect_grep "untraced-segment-kb.*is not a multiple of 4" bad.out "STARTUP_UNTRACED_SEGMENT_KB=6"
+# and where it cannot apply: the search, another linker, BOLT (usage, 2)
+for more in "--placement=best --workload=./prog" "--linker=lld --placement=cold-start" "--placement=data-first --bolt"; do
+	# shellcheck disable=SC2086
+	expect_exit 2 where.out "$TOP/linkopt-startup/linkopt-startup" --dir="$PWD/.linkopt" --target=prog $more \
+		--untraced-segment-kb=16 -- ./prog
+	expect_grep 'untraced-segment-kb is for --linker=gnu-ld, without --bolt' where.out.err "--untraced-segment-kb with $more"
+done
+
+for bad in STARTUP_PLACEMENT=tail STARTUP_READ_AHEAD_KB=12x STARTUP_UNTRACED_SEGMENT_KB=1x; do
 	status=0
 	make -s startup "$bad" > bad.out 2>&1 || status=$?
 	((status != 0)) || fail "make startup $bad was accepted"
