@@ -26,7 +26,7 @@ static struct {
 	const char *dir, *read_ahead_kb, *untraced_segment_kb, *check, *bolt_program, *again, *steady;
 	struct cli_list outputs, workloads, held;
 	int linker, placement;
-	bool relr, bolt, trace_children, report, verify, undo, pgo_built, no_relr, no_bolt, measure_all;
+	bool relr, bolt, trace_children, report, verify, undo, pgo_built, no_relr, no_bolt, no_segments, measure_all;
 	unsigned long tolerance;
 	bool tolerance_given;
 } opt;
@@ -90,6 +90,9 @@ static const struct cli_option options[] = {
 	  "layout slower than the plain link by more than 3% is\n"
 	  "not chosen" },
 	{ "--no-relr", 0, CLI_FLAG, &opt.no_relr, 0, "--placement=best: no candidate with --relr" },
+	{ "--no-segments", 0, CLI_FLAG, &opt.no_segments, 0,
+	  "--placement=best: no candidate with the untraced code in\n"
+	  "segments of its own (+seg16)" },
 	{ "--measure-all", 0, CLI_FLAG, &opt.measure_all, 0,
 	  "--placement=best, as root: a real cold start of every candidate made, not only the model's best "
 	  "three (slower): the model checked on each" },
@@ -499,6 +502,7 @@ static int search_outputs(struct startup_job *job, struct startup_output *output
 		.steady = opt.steady,
 		.read_ahead_kb = 128,
 		.no_relr = opt.no_relr,
+		.no_segments = opt.no_segments,
 		.measure_all = opt.measure_all,
 		.no_bolt = opt.no_bolt,
 	};
@@ -535,8 +539,9 @@ int main(int argc, char **argv)
 		opt.trace_children = true;
 	}
 	if (opt.placement != PLACEMENT_BEST &&
-	    (opt.workloads.count || opt.held.count || opt.steady || opt.no_relr || opt.no_bolt || opt.measure_all))
-		cli_usage_error("--workload, --held-out, --steady, --no-relr, --no-bolt and --measure-all are for "
+	    (opt.workloads.count || opt.held.count || opt.steady || opt.no_relr || opt.no_bolt || opt.no_segments ||
+	     opt.measure_all))
+		cli_usage_error("--workload, --held-out, --steady, --no-relr, --no-bolt, --no-segments and --measure-all are for "
 				"--placement=best");
 	if (opt.placement == PLACEMENT_BEST && (opt.relr || opt.bolt))
 		cli_usage_error("--placement=best tries --relr and --bolt itself (--no-relr, --no-bolt leave them out)");
@@ -548,7 +553,7 @@ int main(int argc, char **argv)
 		cli_usage_error("--placement=data-first is a GNU ld script: it needs --linker=gnu-ld");
 	if (opt.untraced_segment_kb && (opt.linker != LINKER_GNU_LD || opt.placement == PLACEMENT_BEST || opt.bolt))
 		cli_usage_error("--untraced-segment-kb is for --linker=gnu-ld, without --bolt (which moves the code), "
-				"and not for --placement=best (its training workloads cannot tell it apart)");
+				"and not for --placement=best (which tries 16 KiB segments itself: --no-segments leaves them out)");
 	if (opt.tolerance_given && !opt.verify)
 		cli_usage_error("--tolerance is for --verify");
 	if (opt.bolt_program && !opt.bolt)

@@ -253,7 +253,7 @@ struct search_options {
 	size_t held_count;
 	const char *steady;               /* a steady-state workload timed, or NULL */
 	unsigned long read_ahead_kb;      /* the model's and the measurement's */
-	bool no_relr, no_bolt, quiet;
+	bool no_relr, no_bolt, no_segments, quiet;
 	bool measure_all;                 /* a real cold start of every candidate scored */
 };
 /* Searches the layouts for the outputs, prints the table of every one
