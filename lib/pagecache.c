@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
@@ -206,6 +207,58 @@ int pagecache_resident(const char *path, size_t *resident, size_t *total, char *
 	*resident = got;
 	*total = (st.st_size + page - 1) / page;
 	return 0;
+}
+
+#ifndef SYS_cachestat
+#define SYS_cachestat 451
+#endif
+
+/* cachestat(2)'s arguments and result (linux/mman.h, Linux 6.5). */
+struct cachestat_range_arg {
+	uint64_t off, len;
+};
+struct cachestat_result {
+	uint64_t nr_cache, nr_dirty, nr_writeback, nr_evicted, nr_recently_evicted;
+};
+
+int pagecache_settle(const char *path, long max_ms, size_t *resident, size_t *cached, char **why)
+{
+	const struct timespec tick = { 0, 1000000 };
+	struct cachestat_range_arg range = { 0, 0 };   /* len 0: to the end of the file */
+	struct cachestat_result cs;
+	struct stat st;
+	int fd = open_regular(path, &st, why), status = -1;
+	long waited, got;
+
+	*resident = *cached = 0;
+	if (fd < 0)
+		return -1;
+	for (waited = 0;; waited++) {
+		if ((got = resident_of(fd, path, st.st_size, why)) < 0)
+			break;
+		*resident = got;
+		if (syscall(SYS_cachestat, fd, &range, &cs, 0) < 0) {
+			if (errno == ENOSYS) {
+				*cached = *resident;
+				status = 0;
+			} else {
+				*why = xasprintf("%s: cachestat failed: %s", path, strerror(errno));
+			}
+			break;
+		}
+		*cached = cs.nr_cache;
+		if (*cached <= *resident) {
+			status = 0;
+			break;
+		}
+		if (waited >= max_ms) {
+			status = 1;
+			break;
+		}
+		nanosleep(&tick, NULL);
+	}
+	close(fd);
+	return status;
 }
 
 int pagecache_device_of(const char *path, struct pagecache_device *dev, char **why)

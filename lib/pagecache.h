@@ -34,6 +34,16 @@ int pagecache_evict(const char *path, char **why);
    file, never blocking on a FIFO). */
 int pagecache_resident(const char *path, size_t *resident, size_t *total, char **why);
 
+/* Waits up to max_ms milliseconds until every page of path in the page
+   cache has been read: a run that asked for pages ahead (madvise, fadvise
+   WILLNEED) and exited before they came in still reads them, but mincore
+   counts a page only once its read completed, and cachestat(2) counts it
+   from the moment it is in the cache.  Then *resident is mincore's count.
+   0 once the two agree, 1 when they still did not at the end (*cached
+   says how many the cache holds), -1 with *why.  Without cachestat (Linux
+   before 6.5), *resident at once and 0. */
+int pagecache_settle(const char *path, long max_ms, size_t *resident, size_t *cached, char **why);
+
 /* The processes (other than this one) that map the file dev:ino, from
    /proc/PID/maps: "process 12 (prog), process 40 (sh)", the first most of
    them and "and N more"; a new string, or NULL when none does. */

@@ -189,7 +189,10 @@ startup_model_off() {
 # max_sectors_kb 128 cutting linkopt-prefetch.o's one MADV_WILLNEED of
 # more than 128 KiB did that here (t-prefetch-device-limit), and it asks
 # 64 KiB at a time since, but CI's next run read 19 pages less again, on
-# the training workloads only.  The failure's one line gives the rows,
+# the training workloads only, and so did this machine once under load:
+# pages the prefetch asked for were still being read when the program
+# exited, and pfstat counted them with mincore at once (it waits for them
+# since: t-pfstat-cold-in-flight).  The failure's one line gives the rows,
 # each run of their layouts (pages, read requests, sectors: from
 # NAME.best.cold) and what the machine was (kernel, the folder's file
 # system, I/O pressure, the loop devices' max_sectors_kb and
