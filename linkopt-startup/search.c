@@ -151,6 +151,14 @@ static char *search_workload_line(const struct search *s)
 		free(line);
 		line = more;
 	}
+	/* a search left without some candidates is another search */
+	if (s->so->no_relr || s->so->no_bolt || s->so->no_segments) {
+		char *more = xasprintf("%s without:%s%s%s;", line, s->so->no_relr ? " relr" : "",
+				       s->so->no_bolt ? " bolt" : "", s->so->no_segments ? " segments" : "");
+
+		free(line);
+		line = more;
+	}
 	return line;
 }
 

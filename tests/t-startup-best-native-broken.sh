@@ -52,7 +52,7 @@ run_ok want.out ./prog a
 
 # every candidate refused: the table, then exit status 1 with the plain
 # link back in place
-expect_exit 1 best.out "$LINKOPT_STARTUP" --dir="$dir" --target=prog --placement=best --no-bolt \
+expect_exit 1 best.out "$LINKOPT_STARTUP" --dir="$dir" --target=prog --placement=best --no-bolt --no-segments \
 	--workload='./prog a b' -- ./prog a
 expect_grep 'no candidate could be made and checked: the plain links are back in place' best.out.err "the refusal"
 expect_grep "^\\(model: the pagein traces, then the pages a native run" best.out "the plain link's native runs"

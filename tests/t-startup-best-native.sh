@@ -79,7 +79,7 @@ run_ok want.out ./prog a
 # candidate of every search, and named one candidate's symbols from
 # another's copy)
 mkdir home
-HOME=$PWD/home run_ok best.out "$LINKOPT_STARTUP" --dir="$dir" --target=prog --placement=best \
+HOME=$PWD/home run_ok best.out "$LINKOPT_STARTUP" --dir="$dir" --target=prog --placement=best --no-segments \
 	--workload='./prog a b' -- ./prog a
 cat best.out
 [[ -z $(find home -type f | head -3) ]] || fail "perf kept copies of the files it ran: $(find home -type f | head -3)"

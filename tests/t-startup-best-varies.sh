@@ -59,7 +59,7 @@ run_ok want.out ./prog
 
 echo "${VARIES_SEED:-1}" > runs
 # the search's arguments (again, from the plain link: startup_model_agrees)
-search=(--dir="$dir" --target=prog --placement=best --no-bolt --no-relr --measure-all -- ./prog "$PWD/runs")
+search=(--dir="$dir" --target=prog --placement=best --no-bolt --no-relr --no-segments --measure-all -- ./prog "$PWD/runs")
 run_ok best.out "$LINKOPT_STARTUP" "${search[@]}"
 cat best.out
 (($(cat runs) > 6)) || fail "prog counted $(cat runs) native runs"

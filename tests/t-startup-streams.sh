@@ -59,7 +59,7 @@ run_ok want.out ./prog
 
 # linkopt-startup's stdin, stdout and stderr: pipes
 search() {
-	echo input | "$LINKOPT_STARTUP" --dir="$dir" --target=prog --placement=best --no-bolt --no-relr --measure-all \
+	echo input | "$LINKOPT_STARTUP" --dir="$dir" --target=prog --placement=best --no-bolt --no-relr --no-segments --measure-all \
 		--workload="./prog $PWD/streams.log" --steady="./prog $PWD/steady.log" -- ./prog "$PWD/first.log" 2>&1 | cat
 	return "${PIPESTATUS[1]}"
 }
