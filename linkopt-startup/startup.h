@@ -162,8 +162,9 @@ struct native_pages {
    files now in place of the n outputs, and appends to pages[i] each page
    of output i's file that most of the runs faulted in (a fault comes once
    per page, and the kernel maps 64 KiB around it: a subset of what the
-   run touched), in the order of the first run that did.  -1 with *why
-   (new) when perf is missing or fails. */
+   run touched), in the order of the first run that did; the third run
+   is not made when the first two faulted in the same pages (it could
+   change neither).  -1 with *why (new) when perf is missing or fails. */
 #define NATIVE_RUNS 3
 int native_fault_pages(const struct startup_job *job, const struct startup_output *outputs, size_t n,
 		       const char *line, struct native_pages *pages, char **why);
