@@ -7,7 +7,7 @@
 #                   [PLACEMENT head|cold-start|data-first|best] [READ_AHEAD_KB n]
 #                   [UNTRACED_SEGMENT_KB n]
 #                   [WORKLOAD shell-line...] [HELD_OUT shell-line...]
-#                   [STEADY shell-line]
+#                   [STEADY shell-line] [BEST_WITHOUT relr|bolt|segments...]
 #                   [RELR] [BOLT] [LLVM_BOLT program] [CHECK shell-line]
 #                   [NAME custom-target] [WORKING_DIRECTORY dir]
 #                   [TRACE_CHILDREN])
@@ -48,6 +48,9 @@
 # on RUN and each WORKLOAD, scored (HELD_OUT workloads shown, never used
 # to choose), checked, timed on STEADY; the layout a cold start reads
 # least of is kept (linkopt-startup's --workload, --held-out, --steady).
+# BEST_WITHOUT leaves candidates out of that search: relr (a target whose
+# glibc is older than 2.36), bolt, segments (linkopt-startup's --no-relr,
+# --no-bolt, --no-segments).
 
 if(CMAKE_VERSION VERSION_LESS 3.21)
   message(FATAL_ERROR "LinkoptStartup needs CMake 3.21 or later (the <LANG>_LINKER_LAUNCHER target property); "
@@ -74,7 +77,7 @@ set(LINKOPT_DIR "${CMAKE_BINARY_DIR}/linkopt" CACHE PATH
 
 function(linkopt_startup)
   cmake_parse_arguments(PARSE_ARGV 0 arg "TRACE_CHILDREN;RELR;BOLT" "LINKER;PLACEMENT;READ_AHEAD_KB;UNTRACED_SEGMENT_KB;NAME;WORKING_DIRECTORY;CHECK;LLVM_BOLT;STEADY"
-    "TARGET;RUN;HOST;WORKLOAD;HELD_OUT")
+    "TARGET;RUN;HOST;WORKLOAD;HELD_OUT;BEST_WITHOUT")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "linkopt_startup: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -99,6 +102,14 @@ function(linkopt_startup)
   if((arg_WORKLOAD OR arg_HELD_OUT OR DEFINED arg_STEADY) AND NOT arg_PLACEMENT STREQUAL "best")
     message(FATAL_ERROR "linkopt_startup: WORKLOAD, HELD_OUT and STEADY are for PLACEMENT best")
   endif()
+  if(DEFINED arg_BEST_WITHOUT AND NOT arg_PLACEMENT STREQUAL "best")
+    message(FATAL_ERROR "linkopt_startup: BEST_WITHOUT is for PLACEMENT best")
+  endif()
+  foreach(word IN LISTS arg_BEST_WITHOUT)
+    if(NOT word MATCHES "^(relr|bolt|segments)$")
+      message(FATAL_ERROR "linkopt_startup: BEST_WITHOUT ${word}: not relr, bolt or segments")
+    endif()
+  endforeach()
   if(arg_PLACEMENT STREQUAL "data-first" AND NOT arg_LINKER STREQUAL "gnu-ld")
     message(FATAL_ERROR "linkopt_startup: PLACEMENT data-first is a GNU ld script: it needs LINKER gnu-ld")
   endif()
@@ -179,6 +190,10 @@ function(linkopt_startup)
   if(DEFINED arg_STEADY)
     list(APPEND command "--steady=${arg_STEADY}")
   endif()
+  list(REMOVE_DUPLICATES arg_BEST_WITHOUT)
+  foreach(word IN LISTS arg_BEST_WITHOUT)
+    list(APPEND command "--no-${word}")
+  endforeach()
   add_custom_target("${arg_NAME}"
     COMMAND ${command} -- ${arg_RUN}
     WORKING_DIRECTORY "${arg_WORKING_DIRECTORY}"

@@ -50,7 +50,10 @@
 # -z pack-relative-relocs); STARTUP_BOLT = yes (linkopt-bolt rewrites the
 # ordered outputs; STARTUP_LLVM_BOLT: the llvm-bolt it runs);
 # STARTUP_CHECK = a shell line that must print the same
-# with the ordered outputs.  Each is linkopt-startup's option of that name.
+# with the ordered outputs; STARTUP_BEST_WITHOUT = relr bolt segments
+# (any of them) leaves those candidates out of best's search (relr: a
+# target whose glibc is older than 2.36; linkopt-startup's --no-relr,
+# --no-bolt, --no-segments).  Each is linkopt-startup's option of that name.
 
 LINKOPT ?= $(dir $(lastword $(MAKEFILE_LIST))).
 startup_default_goal := $(.DEFAULT_GOAL)
@@ -69,6 +72,7 @@ STARTUP_RELR ?=
 STARTUP_BOLT ?=
 STARTUP_LLVM_BOLT ?=
 STARTUP_CHECK ?=
+STARTUP_BEST_WITHOUT ?=
 STARTUP_DIR ?= $(CURDIR)/.linkopt
 startup_tool = $(firstword $(wildcard $(LINKOPT)/$1/$1 $(LINKOPT)/bin/$1 $(LINKOPT)/../../../bin/$1 \
 	$(LINKOPT)/../$1/$1) $1)
@@ -91,6 +95,12 @@ ifneq ($(STARTUP_READ_AHEAD_KB),)
 ifeq ($(shell expr '$(STARTUP_READ_AHEAD_KB)' : '[0-9][0-9]*$$'),0)
 $(error mk/startup.mk: STARTUP_READ_AHEAD_KB = $(STARTUP_READ_AHEAD_KB): not a number of KiB)
 endif
+endif
+ifneq ($(filter-out relr bolt segments,$(STARTUP_BEST_WITHOUT)),)
+$(error mk/startup.mk: STARTUP_BEST_WITHOUT = $(STARTUP_BEST_WITHOUT): not relr, bolt or segments)
+endif
+ifneq ($(and $(strip $(STARTUP_BEST_WITHOUT)),$(filter-out best,$(STARTUP_PLACEMENT))),)
+$(error mk/startup.mk: STARTUP_BEST_WITHOUT is for STARTUP_PLACEMENT = best)
 endif
 ifneq ($(STARTUP_UNTRACED_SEGMENT_KB),)
 ifeq ($(shell expr '$(STARTUP_UNTRACED_SEGMENT_KB)' : '[0-9][0-9]*$$'),0)
@@ -134,7 +144,8 @@ startup_options = --dir=$(call startup_quote,$(STARTUP_DIR)) --linker=$(STARTUP_
 	$(if $(STARTUP_CHECK),--check=$(call startup_quote,$(STARTUP_CHECK))) --again='run make startup' \
 	$(foreach i,1 2 3 4 5 6 7 8 9,$(if $(value STARTUP_WORKLOAD_$i),--workload=$(call startup_quote,$(STARTUP_WORKLOAD_$i))) \
 		$(if $(value STARTUP_HELD_OUT_$i),--held-out=$(call startup_quote,$(STARTUP_HELD_OUT_$i)))) \
-	$(if $(value STARTUP_STEADY),--steady=$(call startup_quote,$(STARTUP_STEADY)))
+	$(if $(value STARTUP_STEADY),--steady=$(call startup_quote,$(STARTUP_STEADY))) \
+	$(addprefix --no-,$(sort $(STARTUP_BEST_WITHOUT)))
 
 startup_outputs :=
 # the first thing wrong with the configuration, said when a target of the

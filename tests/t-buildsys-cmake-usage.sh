@@ -5,7 +5,8 @@
 # UNTRACED_SEGMENT_KB that is no number,
 # a target given twice, data-first for another linker than GNU ld; a good
 # call configures, its placement (and UNTRACED_SEGMENT_KB, RELR, BOLT,
-# LLVM_BOLT, CHECK) passed on.
+# LLVM_BOLT, CHECK, best's BEST_WITHOUT) passed on; a BEST_WITHOUT word
+# that is not a candidate kind, or without best, refused.
 . "$(dirname "$0")/lib.sh"
 need cmake gcc
 printf 'int f(void) { return 0; }\n' > f.c
@@ -69,4 +70,14 @@ grep -rq -- '--placement=data-first.*--relr.*--bolt.*--llvm-bolt=llvm-bolt-22.*-
 	build/Makefile build/build.ninja 2> /dev/null || fail "the startup target does not pass RELR, BOLT, LLVM_BOLT, CHECK on"
 refused 'linkopt_startup(TARGET prog PLACEMENT data-first LINKER lld RUN $<TARGET_FILE:prog>)' \
 	'linkopt_startup: PLACEMENT data-first is a GNU ld script: it needs LINKER gnu-ld'
+refused 'linkopt_startup(TARGET prog PLACEMENT best BEST_WITHOUT relr pgo RUN $<TARGET_FILE:prog>)' \
+	'linkopt_startup: BEST_WITHOUT pgo: not relr, bolt or segments'
+refused 'linkopt_startup(TARGET prog PLACEMENT cold-start BEST_WITHOUT bolt RUN $<TARGET_FILE:prog>)' \
+	'linkopt_startup: BEST_WITHOUT is for PLACEMENT best'
+configure 'linkopt_startup(TARGET prog PLACEMENT best BEST_WITHOUT segments bolt RUN $<TARGET_FILE:prog>)'
+((STATUS == 0)) || fail "a call with BEST_WITHOUT was refused: $(cat err)"
+grep -rq -- '--placement=best.*--no-segments.*--no-bolt' build/CMakeFiles build/Makefile build/build.ninja 2> /dev/null ||
+	fail "the startup target does not pass BEST_WITHOUT on"
+grep -rq -- '--no-relr' build/CMakeFiles build/Makefile build/build.ninja 2> /dev/null &&
+	fail "BEST_WITHOUT segments bolt left relr out too"
 exit 0

@@ -4,7 +4,9 @@
 # training workload, STARTUP_HELD_OUT_1 a held-out one): a layout is
 # chosen and named, the table kept in .linkopt/prog.best.txt, the program
 # prints the same and touches fewer code pages; make startup again does
-# nothing; a placement that is not one is refused.
+# nothing; STARTUP_BEST_WITHOUT leaves candidates out; a placement that is
+# not one, and a STARTUP_BEST_WITHOUT word that is not a kind of
+# candidate (or without best), are refused.
 . "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/startup-lib.sh"
@@ -13,8 +15,13 @@ need_pagein make
 startup_project
 gcc -o plain main.o libwork.a || fail "the plain link"
 run_ok want.out ./plain x
-args=(STARTUP_PLACEMENT=best 'STARTUP_WORKLOAD_1=$(STARTUP_PROGRAM) a b' 'STARTUP_HELD_OUT_1=$(STARTUP_PROGRAM) x y z')
+# BOLT's and the segments' candidates left out: linkopt-startup's own
+# search of them is t-startup-best's
+args=(STARTUP_PLACEMENT=best 'STARTUP_WORKLOAD_1=$(STARTUP_PROGRAM) a b' 'STARTUP_HELD_OUT_1=$(STARTUP_PROGRAM) x y z'
+	'STARTUP_BEST_WITHOUT=segments bolt')
 make -s startup "${args[@]}" > make.out 2>&1 || fail "make startup STARTUP_PLACEMENT=best: $(tail -20 make.out)"
+grep -Eq '^[ *] +[a-z-]+\+(bolt|seg)' make.out && fail "STARTUP_BEST_WITHOUT=segments bolt searched them: $(cat make.out)"
+expect_grep '^[ *] +data-first\+relr ' make.out
 expect_grep '^chosen: [a-z+-]' make.out
 grep -q '^chosen: the plain link' make.out && fail "the search kept the plain link: $(cat make.out)"
 [[ -s .linkopt/prog.best.txt && -s .linkopt/prog.state ]] || fail "no search records: $(ls -a .linkopt)"
@@ -32,4 +39,12 @@ status=0
 make -s startup STARTUP_PLACEMENT=fastest > bad.out 2>&1 || status=$?
 ((status != 0)) || fail "STARTUP_PLACEMENT=fastest was taken"
 expect_grep 'STARTUP_PLACEMENT = fastest: not one of head cold-start data-first best' bad.out
+status=0
+make -s startup STARTUP_PLACEMENT=best STARTUP_BEST_WITHOUT=pgo > bad.out 2>&1 || status=$?
+((status != 0)) || fail "STARTUP_BEST_WITHOUT=pgo was taken"
+expect_grep 'STARTUP_BEST_WITHOUT = pgo: not relr, bolt or segments' bad.out
+status=0
+make -s startup STARTUP_PLACEMENT=head STARTUP_BEST_WITHOUT=bolt > bad.out 2>&1 || status=$?
+((status != 0)) || fail "STARTUP_BEST_WITHOUT without best was taken"
+expect_grep 'STARTUP_BEST_WITHOUT is for STARTUP_PLACEMENT = best' bad.out
 exit 0
