@@ -4,7 +4,8 @@
 # training workload, STARTUP_HELD_OUT_1 a held-out one): a layout is
 # chosen and named, the table kept in .linkopt/prog.best.txt, the program
 # prints the same and touches fewer code pages; make startup again does
-# nothing; STARTUP_BEST_WITHOUT leaves candidates out; a placement that is
+# nothing, and with other candidates left out searches again;
+# STARTUP_BEST_WITHOUT leaves candidates out; a placement that is
 # not one, and a STARTUP_BEST_WITHOUT word that is not a kind of
 # candidate (or without best), are refused.
 . "$(dirname "$0")/lib.sh"
@@ -18,8 +19,9 @@ run_ok want.out ./plain x
 # BOLT's and the segments' candidates left out: linkopt-startup's own
 # search of them is t-startup-best's
 args=(STARTUP_PLACEMENT=best 'STARTUP_WORKLOAD_1=$(STARTUP_PROGRAM) a b' 'STARTUP_HELD_OUT_1=$(STARTUP_PROGRAM) x y z'
-	'STARTUP_BEST_WITHOUT=segments bolt')
-make -s startup "${args[@]}" > make.out 2>&1 || fail "make startup STARTUP_PLACEMENT=best: $(tail -20 make.out)"
+	'STARTUP_CHECK=test ! -e check-fails')
+make -s startup "${args[@]}" 'STARTUP_BEST_WITHOUT=segments bolt' > make.out 2>&1 ||
+	fail "make startup STARTUP_PLACEMENT=best: $(tail -20 make.out)"
 grep -Eq '^[ *] +[a-z-]+\+(bolt|seg)' make.out && fail "STARTUP_BEST_WITHOUT=segments bolt searched them: $(cat make.out)"
 expect_grep '^[ *] +data-first\+relr ' make.out
 expect_grep '^chosen: [a-z+-]' make.out
@@ -33,8 +35,17 @@ plain=$(awk '$1 == "plain" { print $5 }' make.out)
 awk -v a="$code_train" -v p="$plain" 'BEGIN { exit !(a < p) }' ||
 	fail "the chosen layout ($name) touches $code_train code pages, plain $plain"
 expect_output want.out got.out "the chosen layout's output" ./prog x
-make -s startup "${args[@]}" > again.out 2>&1 || fail "make startup again: $(tail -5 again.out)"
+make -s startup "${args[@]}" 'STARTUP_BEST_WITHOUT=bolt segments' > again.out 2>&1 ||
+	fail "make startup again: $(tail -5 again.out)"
 expect_grep '(unchanged)' again.out
+# a search left without other candidates is another search: with relr
+# left out too it links and checks the plain program again (and the
+# check, the same line, fails now: nothing is searched)
+touch check-fails
+status=0
+make -s startup "${args[@]}" 'STARTUP_BEST_WITHOUT=bolt segments relr' > other.out 2>&1 || status=$?
+((status != 0)) || fail "STARTUP_BEST_WITHOUT with relr too was taken as the search made: $(cat other.out)"
+expect_grep 'the check fails with the plain outputs' other.out
 status=0
 make -s startup STARTUP_PLACEMENT=fastest > bad.out 2>&1 || status=$?
 ((status != 0)) || fail "STARTUP_PLACEMENT=fastest was taken"
