@@ -26,7 +26,7 @@ static struct {
 	const char *dir, *read_ahead_kb, *untraced_segment_kb, *check, *bolt_program, *again, *steady;
 	struct cli_list outputs, workloads, held;
 	int linker, placement;
-	bool relr, bolt, trace_children, report, verify, undo, pgo_built, no_relr, no_bolt, no_segments, measure_all;
+	bool relr, bolt, trace_children, report, verify, undo, pgo_built, no_relr, no_bolt, no_segments, no_cross, measure_all;
 	unsigned long tolerance;
 	bool tolerance_given;
 } opt;
@@ -93,6 +93,10 @@ static const struct cli_option options[] = {
 	{ "--no-segments", 0, CLI_FLAG, &opt.no_segments, 0,
 	  "--placement=best: no candidate with the untraced code in\n"
 	  "segments of its own (+seg16)" },
+	{ "--no-cross", 0, CLI_FLAG, &opt.no_cross, 0,
+	  "--placement=best: choose by the training workloads\n"
+	  "alone, without making the best of each kind again\n"
+	  "without each of them in turn (cross)" },
 	{ "--measure-all", 0, CLI_FLAG, &opt.measure_all, 0,
 	  "--placement=best, as root: a real cold start of every candidate made, not only the model's best "
 	  "three (slower): the model checked on each" },
@@ -503,6 +507,7 @@ static int search_outputs(struct startup_job *job, struct startup_output *output
 		.read_ahead_kb = 128,
 		.no_relr = opt.no_relr,
 		.no_segments = opt.no_segments,
+		.no_cross = opt.no_cross,
 		.measure_all = opt.measure_all,
 		.no_bolt = opt.no_bolt,
 	};
@@ -540,8 +545,9 @@ int main(int argc, char **argv)
 	}
 	if (opt.placement != PLACEMENT_BEST &&
 	    (opt.workloads.count || opt.held.count || opt.steady || opt.no_relr || opt.no_bolt || opt.no_segments ||
-	     opt.measure_all))
-		cli_usage_error("--workload, --held-out, --steady, --no-relr, --no-bolt, --no-segments and --measure-all are for "
+	     opt.no_cross || opt.measure_all))
+		cli_usage_error("--workload, --held-out, --steady, --no-relr, --no-bolt, --no-segments, --no-cross and --measure-all "
+				"are for "
 				"--placement=best");
 	if (opt.placement == PLACEMENT_BEST && (opt.relr || opt.bolt))
 		cli_usage_error("--placement=best tries --relr and --bolt itself (--no-relr, --no-bolt leave them out)");

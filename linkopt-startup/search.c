@@ -4,7 +4,10 @@
    training workloads (the held-out ones are scored too, and shown, never
    used to choose), checked natively, the best few confirmed by a real cold
    start when one can be measured and by the steady-state workload's time;
-   the chosen one replaces the outputs as an ordinary order would. */
+   the best of each kind is made again without each training workload in
+   turn and scored on it (cross), and the kind that reads least of a
+   start-up it was not made from chosen; it replaces the outputs as an
+   ordinary order would. */
 #define _GNU_SOURCE
 #include "startup.h"
 
@@ -46,6 +49,8 @@ struct variant {
 	struct native_set *native;
 	char **native_traces;
 	long *native_functions;            /* per output: how many of native the trace holds */
+	const char *tag;                   /* NULL, or "crossW": the variant of the training
+					      workloads but the W-th (cross), named in its records */
 };
 
 /* The figures of one layout on every workload. */
@@ -55,6 +60,8 @@ struct scores {
 	double measured_train, measured_held; /* measured on a loop device, mean; -1: not measured */
 	double steady;                     /* steady workload's median time against plain's; -1: not run */
 	double steady_spread;              /* the plain samples' spread in the same run */
+	double cold_cross;                 /* predicted file pages read by each training workload
+					      of the layout made without it, mean; -1: not crossed */
 	bool scored;
 };
 
@@ -77,6 +84,7 @@ struct candidate {
 	char *native, *native_example;     /* BOLT: what fold_native found and did */
 	size_t *folded;                    /* per output: how many of the variant's native
 					      functions its rewrite kept hot (the first ones) */
+	bool cross;                        /* made for cross: files DIR/NAME.candidate.N.cross */
 	double seconds;
 	struct scores s;
 };
@@ -99,6 +107,7 @@ struct search {
 	char *native_why;                  /* why the model has no native run (perf), or NULL */
 	size_t trace_number;
 	unsigned steady_repeat;            /* runs of the steady workload per sample, 0: not yet known */
+	bool crossed;                      /* cross_kinds crossed the best of each kind */
 };
 
 static void say(const struct search *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -152,9 +161,10 @@ static char *search_workload_line(const struct search *s)
 		line = more;
 	}
 	/* a search left without some candidates is another search */
-	if (s->so->no_relr || s->so->no_bolt || s->so->no_segments) {
-		char *more = xasprintf("%s without:%s%s%s;", line, s->so->no_relr ? " relr" : "",
-				       s->so->no_bolt ? " bolt" : "", s->so->no_segments ? " segments" : "");
+	if (s->so->no_relr || s->so->no_bolt || s->so->no_segments || s->so->no_cross) {
+		char *more = xasprintf("%s without:%s%s%s%s;", line, s->so->no_relr ? " relr" : "",
+				       s->so->no_bolt ? " bolt" : "", s->so->no_segments ? " segments" : "",
+				       s->so->no_cross ? " cross" : "");
 
 		free(line);
 		line = more;
@@ -321,7 +331,7 @@ static struct candidate *add_candidate(struct search *s, struct variant *v, enum
 	c->flags = xcalloc(s->n, sizeof(*c->flags));
 	c->orders = xcalloc(s->n, sizeof(*c->orders));
 	c->ordered = xcalloc(s->n, sizeof(*c->ordered));
-	c->s.measured_train = c->s.measured_held = c->s.steady = -1;
+	c->s.measured_train = c->s.measured_held = c->s.steady = c->s.cold_cross = -1;
 	return c;
 }
 
@@ -378,7 +388,8 @@ static void make_ordered(struct search *s, struct candidate *c, size_t index)
 
 	for (i = 0; i < s->n && !c->failed; i++) {
 		struct startup_output o = c->variant->outputs[i];
-		char *suffix = xasprintf("candidate.%zu", index), *order_suffix = xasprintf("candidate.%zu.order", index);
+		char *suffix = xasprintf("candidate.%zu%s", index, c->cross ? ".cross" : "");
+		char *order_suffix = xasprintf("candidate.%zu%s.order", index, c->cross ? ".cross" : "");
 		char *why;
 
 		o.order = c->orders[i] = record_path(job.dir, o.name, order_suffix);
@@ -401,6 +412,16 @@ static void make_ordered(struct search *s, struct candidate *c, size_t index)
 	free(all.traces);
 }
 
+/* DIR/NAME.search[.relr][.TAG].WHAT: a record of variant v's. */
+static char *variant_record(const struct startup_job *job, const struct variant *v, const char *name, const char *what)
+{
+	char *suffix = xasprintf("search%s%s%s.%s", v->relr ? ".relr" : "", v->tag ? "." : "", v->tag ? v->tag : "", what);
+	char *path = record_path(job->dir, name, suffix);
+
+	free(suffix);
+	return path;
+}
+
 /* The data-first link of variant v with --emit-relocs, which each BOLT
    candidate of v rewrites, made and traced with branches once: on the
    training workloads, and on the steady one when there is one. */
@@ -419,14 +440,14 @@ static void make_bolt_input(struct search *s, struct variant *v)
 		struct startup_output o = v->outputs[i];
 		char *why;
 
-		o.order = v->bolt_orders[i] = record_path(job.dir, o.name, v->relr ? "search.relr.bolt.order" : "search.bolt.order");
+		o.order = v->bolt_orders[i] = variant_record(&job, v, o.name, "bolt.order");
 		if (order_make_checked(&job, &o, &all) != 0) {
 			v->bolt_failed = true;
 			v->bolt_why = xasprintf("%s: deporder made no order (see %s.log)", o.name, o.order);
 			break;
 		}
 		v->bolt_flags[i] = order_flags(&job, &o);
-		v->bolt_inputs[i] = record_path(job.dir, o.name, v->relr ? "search.relr.bolt-input" : "search.bolt-input");
+		v->bolt_inputs[i] = variant_record(&job, v, o.name, "bolt-input");
 		if (!link_try(&job, &o, v->bolt_inputs[i], v->bolt_flags[i], "with the order and --emit-relocs", &why)) {
 			v->bolt_failed = true;
 			v->bolt_why = why;
@@ -464,7 +485,8 @@ static bool run_holds(const struct startup_run *run, size_t t, const char *hex)
 static bool rewrite(struct search *s, struct candidate *c, size_t index, size_t i, const char *native)
 {
 	struct variant *v = c->variant;
-	char *suffix = xasprintf("candidate.%zu", index), *log_suffix = xasprintf("candidate.%zu.bolt.log", index);
+	char *suffix = xasprintf("candidate.%zu%s", index, c->cross ? ".cross" : "");
+	char *log_suffix = xasprintf("candidate.%zu%s.bolt.log", index, c->cross ? ".cross" : "");
 	char *log = record_path(s->job->dir, s->outputs[i].name, log_suffix);
 	char **argv = xcalloc(26 + 2 * s->so->train_count * 8, sizeof(*argv)), **owned = xcalloc(4, sizeof(char *));
 	struct proc_request request = { .argv = argv, .stdin_null = true, .out = PROC_LOG, .err = PROC_TO_STDOUT,
@@ -678,62 +700,72 @@ static bool predict(const struct search *s, const struct startup_run *run, const
 	return false;
 }
 
-/* Traces candidate c (in place) on every workload and scores it (on the
-   training workloads from known, when given: runs already made of c);
-   false (c failed) when a workload does not load it. */
-static bool score(struct search *s, struct candidate *c, struct startup_run *known)
+/* Scores candidate c (in place) on workload line: *code, the code pages
+   its run touched, and *cold, the file pages the model predicts a cold
+   start reads, summed over the outputs (known: a run already made of c
+   on line, else it is traced now); false (c failed) when the workload
+   does not load it or fails natively with it. */
+static bool score_line(struct search *s, struct candidate *c, const char *line, struct startup_run *known,
+		       double *code, double *cold)
 {
-	size_t w, i, lines = s->so->train_count + s->so->held_count;
+	struct startup_run fresh, *run = known ? known : &fresh;
+	struct native_pages *native = xcalloc(s->n, sizeof(*native));
+	bool ok = true;
+	size_t i;
+	char *why;
 
-	for (w = 0; w < lines; w++) {
-		bool held = w >= s->so->train_count;
-		const char *line = held ? s->so->held[w - s->so->train_count] : s->so->train[w];
-		struct startup_run fresh, *run = &fresh;
-		struct native_pages *native = xcalloc(s->n, sizeof(*native));
-		double code = 0, cold = 0;
-		char *why;
-
-		if (known && !held)
-			run = &known[w];
-		else
-			free(trace_line(s, line, &fresh, false));
-		if (!s->native_why && native_fault_pages(s->job, s->outputs, s->n, line, native, &why) < 0) {
-			if (c != &s->plain) {
-				/* the plain link (scored first) ran it natively: this
-				   layout breaks the program where valgrind cannot see
-				   it (BOLT 16's rewrite of Python computed garbage) */
-				candidate_fail(c, "the workload '%s' fails natively with it, not with the plain link: %s",
-					       line, why);
-				free(why);
-				free(native);
-				if (run == &fresh)
-					run_free(&fresh);
-				return false;
-			}
+	*code = *cold = 0;
+	if (!known)
+		free(trace_line(s, line, &fresh, false));
+	if (!s->native_why && native_fault_pages(s->job, s->outputs, s->n, line, native, &why) < 0) {
+		if (c != &s->plain) {
+			/* the plain link (scored first) ran it natively: this
+			   layout breaks the program where valgrind cannot see it
+			   (BOLT 16's rewrite of Python computed garbage) */
+			candidate_fail(c, "the workload '%s' fails natively with it, not with the plain link: %s", line,
+				       why);
+			free(why);
+			ok = false;
+		} else {
 			/* the plain link's own native run failed: no candidate
 			   gets a native model (perf missing or refused) */
 			s->native_why = xasprintf("%s, workload '%s': %s", c->name, line, why);
 			free(why);
 		}
-		for (i = 0; i < s->n; i++) {
-			uint64_t pages;
-			bool predicted = predict(s, run, c->build_id[i], c->files[i], s->native_why ? NULL : &native[i],
-						 &pages);
+	}
+	for (i = 0; i < s->n && ok; i++) {
+		uint64_t pages;
 
-			free(native[i].addresses);
-			if (!predicted) {
-				candidate_fail(c, "%s: the workload '%s' did not load it", s->outputs[i].name, line);
-				while (++i < s->n)
-					free(native[i].addresses);
-				free(native);
-				if (run == &fresh)
-					run_free(&fresh);
-				return false;
-			}
-			cold += pages;
-			code += measure_pages(run, c->build_id[i], TRACE_CODE);
+		if (!predict(s, run, c->build_id[i], c->files[i], s->native_why ? NULL : &native[i], &pages)) {
+			candidate_fail(c, "%s: the workload '%s' did not load it", s->outputs[i].name, line);
+			ok = false;
+			break;
 		}
-		free(native);
+		*cold += pages;
+		*code += measure_pages(run, c->build_id[i], TRACE_CODE);
+	}
+	for (i = 0; i < s->n; i++)
+		free(native[i].addresses);
+	free(native);
+	if (!known)
+		run_free(&fresh);
+	return ok;
+}
+
+/* Traces candidate c (in place) on every workload and scores it (on the
+   training workloads from known, when given: runs already made of c);
+   false (c failed) when a workload does not load it. */
+static bool score(struct search *s, struct candidate *c, struct startup_run *known)
+{
+	size_t w, lines = s->so->train_count + s->so->held_count;
+
+	for (w = 0; w < lines; w++) {
+		bool held = w >= s->so->train_count;
+		const char *line = held ? s->so->held[w - s->so->train_count] : s->so->train[w];
+		double code, cold;
+
+		if (!score_line(s, c, line, known && !held ? &known[w] : NULL, &code, &cold))
+			return false;
 		if (held) {
 			c->s.code_held += code / s->so->held_count;
 			c->s.cold_held += cold / s->so->held_count;
@@ -741,8 +773,6 @@ static bool score(struct search *s, struct candidate *c, struct startup_run *kno
 			c->s.code_train += code / s->so->train_count;
 			c->s.cold_train += cold / s->so->train_count;
 		}
-		if (run == &fresh)
-			run_free(&fresh);
 	}
 	c->s.scored = true;
 	return true;
@@ -997,12 +1027,12 @@ static void print_figure(FILE *out, double value, int width, bool shown)
 static void print_header(const struct search *s, FILE *out)
 {
 	(void)s;
-	fprintf(out, "  %-34s %6s %6s %6s %6s %6s %6s %7s %6s\n", "layout", "code", "code", "cold", "cold", "cold",
-		"cold", "steady", "cost");
-	fprintf(out, "  %-34s %6s %6s %6s %6s %6s %6s %7s %6s\n", "", "train", "held", "model", "meas", "model",
-		"meas", "", "");
-	fprintf(out, "  %-34s %6s %6s %6s %6s %6s %6s %7s %6s\n", "", "", "", "train", "train", "held", "held", "",
-		"");
+	fprintf(out, "  %-34s %6s %6s %6s %6s %6s %6s %6s %7s %6s\n", "layout", "code", "code", "cold", "cold", "cold",
+		"cold", "cold", "steady", "cost");
+	fprintf(out, "  %-34s %6s %6s %6s %6s %6s %6s %6s %7s %6s\n", "", "train", "held", "model", "meas", "model",
+		"meas", "model", "", "");
+	fprintf(out, "  %-34s %6s %6s %6s %6s %6s %6s %6s %7s %6s\n", "", "", "", "train", "train", "held", "held",
+		"cross", "", "");
 }
 
 static void print_row(const struct search *s, FILE *out, const struct candidate *c, bool chosen)
@@ -1016,6 +1046,7 @@ static void print_row(const struct search *s, FILE *out, const struct candidate 
 	print_figure(out, c->s.measured_train, 6, scored);
 	print_figure(out, c->s.cold_held, 6, scored && held);
 	print_figure(out, c->s.measured_held, 6, scored && held);
+	print_figure(out, c->s.cold_cross, 6, scored);
 	if (scored && c->s.steady >= 0)
 		fprintf(out, " %6.3fx", c->s.steady);
 	else
@@ -1330,10 +1361,153 @@ static bool eligible(const struct search *s, struct candidate *c)
 	return true;
 }
 
+/* Candidate c made again for each training workload from the others
+   alone (their traces of its variant; for BOLT its data-first link and
+   branch traces made again from them, with no native fold, which came
+   from every workload), and that workload's cold start of it predicted:
+   c->s.cold_cross, their mean, what c's kind of layout reads of a
+   start-up it was not made from.  Stays -1 when one cannot be made. */
+static void cross_candidate(struct search *s, struct candidate *c, size_t index)
+{
+	const struct search_options *so = s->so;
+	size_t k = so->train_count, w, j, i;
+	double sum = 0, t = proc_now();
+	bool ok = true;
+
+	for (w = 0; w < k && ok; w++) {
+		struct search_options others = *so;
+		const char **lines = xcalloc(k, sizeof(*lines));
+		struct variant v = *c->variant;
+		struct candidate x = *c;
+		char *tag = xasprintf("cross%zu", w);
+		double code, cold;
+
+		say(s, "cross: %s made without workload %zu of %zu, and scored on it", c->name, w + 1, k);
+		v.train = xcalloc(k, sizeof(*v.train));
+		for (j = 0, i = 0; j < k; j++)
+			if (j != w) {
+				lines[i] = so->train[j];
+				v.train[i++] = c->variant->train[j];
+			}
+		others.train = lines;
+		others.train_count = k - 1;
+		others.held = NULL;
+		others.held_count = 0;
+		v.tag = tag;
+		v.bolt_made = v.bolt_failed = v.has_steady_branches = false;
+		v.bolt_why = NULL;
+		v.bolt_inputs = v.bolt_orders = NULL;
+		v.bolt_flags = NULL;
+		v.branches = NULL;
+		memset(&v.steady_branches, 0, sizeof(v.steady_branches));
+		v.native = NULL;
+		v.native_traces = NULL;
+		v.native_functions = NULL;
+		x.variant = &v;
+		x.cross = true;
+		x.failed = false;
+		x.why = x.native = x.native_example = NULL;
+		x.folded = NULL;
+		x.files = xcalloc(s->n, sizeof(*x.files));
+		x.build_id = xcalloc(s->n, sizeof(*x.build_id));
+		x.flags = xcalloc(s->n, sizeof(*x.flags));
+		x.orders = xcalloc(s->n, sizeof(*x.orders));
+		x.ordered = xcalloc(s->n, sizeof(*x.ordered));
+		s->so = &others;
+		if (c->bolt) {
+			make_bolt_input(s, &v);
+			if (v.bolt_failed)
+				candidate_fail(&x, "%s", v.bolt_why);
+			for (i = 0; i < s->n && !x.failed; i++)
+				rewrite(s, &x, index, i, NULL);
+		} else {
+			make_ordered(s, &x, index);
+		}
+		s->so = so;
+		if (!x.failed) {
+			install(s, x.files);
+			ok = score_line(s, &x, so->train[w], NULL, &code, &cold);
+			sum += cold;
+		} else {
+			ok = false;
+		}
+		if (!ok)
+			say(s, "cross: %s: none without workload %zu: %s", c->name, w + 1, x.why ? x.why : "failed");
+		for (j = 0; v.branches && j < k - 1; j++)
+			run_free(&v.branches[j]);
+		if (v.has_steady_branches)
+			run_free(&v.steady_branches);
+		free(v.branches);
+		free(v.train);
+		free(lines);
+		free(tag);
+		free(x.files);
+		free(x.build_id);
+		free(x.why);
+	}
+	c->s.cold_cross = ok ? sum / k : -1;
+	c->seconds += proc_now() - t;
+}
+
+/* The kind of layout c is, which a start-up it was not made from can
+   find out: rewritten by BOLT (2), its untraced code in segments (1),
+   neither (0). */
+static int kind_of(const struct candidate *c)
+{
+	return c->bolt ? 2 : c->segments ? 1 : 0;
+}
+
+/* Cross (cross_candidate) the best eligible candidate of each kind, in
+   the order ranked (judged), when the training workloads are two or more
+   and two kinds or more were made. */
+static void cross_kinds(struct search *s, struct candidate **ranked)
+{
+	struct candidate *best[3] = { NULL, NULL, NULL };
+	size_t i, kinds = 0;
+
+	if (s->so->no_cross || s->so->train_count < 2)
+		return;
+	for (i = 0; i < s->count; i++)
+		if (eligible(s, ranked[i]) && !best[kind_of(ranked[i])]) {
+			best[kind_of(ranked[i])] = ranked[i];
+			kinds++;
+		}
+	if (kinds < 2)
+		return;
+	for (i = 0; i < 3; i++)
+		if (best[i])
+			cross_candidate(s, best[i], (size_t)(best[i] - s->candidates));
+	s->crossed = true;
+}
+
+/* The candidate chosen, from the ranked (judged) ones: the first eligible;
+   or, when crossed, the crossed one that reads least of the training
+   workloads each left out of its layout (*over: the first eligible, which
+   it was chosen over, or NULL). */
+static struct candidate *choose(struct search *s, struct candidate **ranked, struct candidate **over)
+{
+	struct candidate *best = NULL;
+	size_t i;
+
+	*over = NULL;
+	for (i = 0; i < s->count && !best; i++)
+		if (eligible(s, ranked[i]))
+			best = ranked[i];
+	if (!best || best->s.cold_cross < 0)
+		return best;
+	for (i = 0; i < s->count; i++)
+		if (eligible(s, ranked[i]) && ranked[i]->s.cold_cross >= 0 && ranked[i]->s.cold_cross < best->s.cold_cross) {
+			if (!*over)
+				*over = best;
+			best = ranked[i];
+		}
+	return best;
+}
+
 int search_best(struct startup_job *job, struct startup_output *outputs, size_t n, const struct search_options *so)
 {
 	struct search s = { .job = job, .so = so, .outputs = outputs, .n = n };
-	struct candidate **ranked, *best = NULL, *best_bolt = NULL;
+	struct candidate **ranked, *best = NULL, *best_bolt = NULL, *over = NULL;
 	double start = proc_now();
 	size_t i, first_refined, measured = 0;
 	char *table_path, *table, steady_note[64] = "";
@@ -1365,7 +1539,7 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 		s.plain.files[i] = s.variants[0].outputs[i].plain;
 		snprintf(s.plain.build_id[i], sizeof(s.plain.build_id[i]), "%s", s.variants[0].outputs[i].build_id[BUILD_PLAIN]);
 	}
-	s.plain.s.measured_train = s.plain.s.measured_held = s.plain.s.steady = -1;
+	s.plain.s.measured_train = s.plain.s.measured_held = s.plain.s.steady = s.plain.s.cold_cross = -1;
 	score(&s, &s.plain, s.variants[0].train);
 	if (so->steady) {
 		if (steady_once(&s) < 0)
@@ -1423,9 +1597,12 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 	}
 	free(ranked);
 	ranked = rank(&s, compare_judged);
-	for (i = 0; i < s.count && !best; i++)
-		if (eligible(&s, ranked[i]))
-			best = ranked[i];
+	/* the best of each kind made again without each training workload
+	   and scored on it: a layout is for start-ups it was not made from
+	   too, and BOLT's packs the code no trace ran where the segments
+	   keep it apart */
+	cross_kinds(&s, ranked);
+	best = choose(&s, ranked, &over);
 	/* a layout is kept when a cold start reads no more of it and it reads
 	   or touches less */
 	if (best) {
@@ -1453,6 +1630,10 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 		"to make and score; the search took %.0f s)\n", so->read_ahead_kb,
 		so->measure_all ? "every candidate scored" : "the model's best three", so->train_count, so->held_count,
 		steady_note, proc_now() - start);
+	if (s.crossed)
+		fprintf(out, "(cross: the best of each kind (BOLT, segments, neither) made again without each training "
+			"workload in turn, from the others' traces, and scored on it by the model: the mean over them; "
+			"the one that reads least is chosen)\n");
 	if (s.native_why)
 		fprintf(out, "(model: the pagein traces alone; no native run: %s)\n", s.native_why);
 	else
@@ -1480,6 +1661,14 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 				plain_held > 0 ? held / plain_held : NAN, held_both ? "measured" : "predicted");
 		}
 		fputc('\n', out);
+		if (over)
+			fprintf(out, "cross: chosen over %s, first on the training workloads (%.1f against %.1f, the "
+				"model's): made without each of them in turn, %s read %.1f of it against %.1f\n",
+				over->name, over->s.cold_train, best->s.cold_train, best->name, best->s.cold_cross,
+				over->s.cold_cross);
+		else if (best->s.cold_cross >= 0)
+			fprintf(out, "cross: made without each training workload in turn, %s read %.1f of it, the least "
+				"of the best of each kind (the model's)\n", best->name, best->s.cold_cross);
 	}
 	if (best) {
 		install(&s, best->files);

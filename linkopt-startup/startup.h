@@ -255,6 +255,8 @@ struct search_options {
 	const char *steady;               /* a steady-state workload timed, or NULL */
 	unsigned long read_ahead_kb;      /* the model's and the measurement's */
 	bool no_relr, no_bolt, no_segments, quiet;
+	bool no_cross;                    /* the best of each kind not made again without each
+					     training workload (cross) */
 	bool measure_all;                 /* a real cold start of every candidate scored */
 };
 /* Searches the layouts for the outputs, prints the table of every one
