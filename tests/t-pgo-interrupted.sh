@@ -67,7 +67,7 @@ signal() {
 		sleep 0.1
 	done
 	# from the signal on: the instrumented build before it takes its own
-	# time (over 50 s on a slow machine, where this failed once)
+	# time (a slow machine may take most of 50 s for it)
 	start=$SECONDS
 	kill -"$sig" $pid
 	status=0
