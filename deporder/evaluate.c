@@ -2,6 +2,7 @@
 #include "coldstart.h"
 #include "layout.h"
 #include "trace.h"
+#include "util.h"
 
 #include <elf.h>
 #include <inttypes.h>
@@ -190,20 +191,13 @@ static void collect_touched(struct touched *tt, const struct trace *trace, const
 	free_run_ranges(&runs);
 }
 
-static int compare_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Distinct pages, and distinct windows of window bytes, in a list. */
 static void count_pages(uint64_t *pages, size_t n, uint64_t window, size_t *distinct, size_t *windows)
 {
 	size_t i;
 
 	if (n)
-		qsort(pages, n, sizeof(*pages), compare_u64);
+		qsort(pages, n, sizeof(*pages), u64_compare);
 	*distinct = *windows = 0;
 	for (i = 0; i < n; i++) {
 		if (i && pages[i] == pages[i - 1])
@@ -364,7 +358,7 @@ static void collect_facts(struct trace_facts *f, const struct trace *trace, cons
 			*strmap_slot(&f->functions, us.unit->name) = us.unit;
 	}
 	if (f->code_page_count)
-		qsort(f->code_pages, f->code_page_count, sizeof(*f->code_pages), compare_u64);
+		qsort(f->code_pages, f->code_page_count, sizeof(*f->code_pages), u64_compare);
 	collect_runs(trace, object, map, &f->runs);
 	/* the data the traced code refers to, from when that code first ran */
 	for (k = 0; k < hot->count; k++) {

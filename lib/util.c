@@ -314,3 +314,23 @@ const char *__ubsan_default_options(void)
 	return "exitcode=99:print_stacktrace=1";
 }
 #endif
+
+int u64_compare(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+size_t u64_sort_unique(uint64_t *values, size_t n)
+{
+	size_t i, m = 0;
+
+	if (!n)
+		return 0;
+	qsort(values, n, sizeof(*values), u64_compare);
+	for (i = 0; i < n; i++)
+		if (!m || values[m - 1] != values[i])
+			values[m++] = values[i];
+	return m;
+}

@@ -45,6 +45,12 @@ void grow_array(void *array, size_t *capacity, size_t need, size_t elem);
 #define ARRAY_PUSH(arr, len, cap) \
 	(grow_array(&(arr), &(cap), (len) + 1, sizeof(*(arr))), &(arr)[(len)++])
 
+/* qsort's comparison of two uint64_t. */
+int u64_compare(const void *a, const void *b);
+/* Sorts values[0..n) and removes repeats, in place; returns how many are
+   left. */
+size_t u64_sort_unique(uint64_t *values, size_t n);
+
 /* FNV-1a hash of a NUL-terminated string. */
 uint64_t hash_string(const char *s);
 

@@ -234,13 +234,6 @@ static int compare_address(const void *a, const void *b)
 	return x->value < y->value ? -1 : x->value > y->value;
 }
 
-static int compare_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* The entries of the functions the trace ran in the object, file
    addresses, sorted. */
 static uint64_t *entries_run(const struct model_object *m, size_t *count)
@@ -252,7 +245,7 @@ static uint64_t *entries_run(const struct model_object *m, size_t *count)
 	for (i = 0; i < t->event_count && n < m->functions_run; i++)
 		if (t->events[i].kind == TRACE_FUNCTION && trace_object_holds(m->object, t->events[i].address))
 			entries[n++] = t->events[i].address - m->object->base;
-	qsort(entries, n, sizeof(*entries), compare_u64);
+	qsort(entries, n, sizeof(*entries), u64_compare);
 	*count = n;
 	return entries;
 }
@@ -292,7 +285,7 @@ static void find_hot_range(struct model_object *m)
 		/* aliases of one body count once */
 		if (i && functions[i]->value == functions[i - 1]->value)
 			continue;
-		run = bsearch(&functions[i]->value, entries, entry_count, sizeof(*entries), compare_u64) ? run + 1 : 0;
+		run = bsearch(&functions[i]->value, entries, entry_count, sizeof(*entries), u64_compare) ? run + 1 : 0;
 		if (run > best) {
 			best = run;
 			best_end = i;

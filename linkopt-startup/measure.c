@@ -8,17 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int compare_pages(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 size_t measure_pages(const struct startup_run *run, const char *hex, enum trace_kind kind)
 {
 	uint64_t *pages = NULL;
-	size_t n = 0, capacity = 0, distinct = 0, t, i;
+	size_t n = 0, capacity = 0, distinct, t, i;
 
 	for (t = 0; t < run->files.gl_pathc; t++) {
 		const struct trace *tr = &run->traces[t];
@@ -34,10 +27,7 @@ size_t measure_pages(const struct startup_run *run, const char *hex, enum trace_
 				*ARRAY_PUSH(pages, n, capacity) = e->address - o->base;
 		}
 	}
-	qsort(pages, n, sizeof(*pages), compare_pages);
-	for (i = 0; i < n; i++)
-		if (i == 0 || pages[i] != pages[i - 1])
-			distinct++;
+	distinct = u64_sort_unique(pages, n);
 	free(pages);
 	return distinct;
 }

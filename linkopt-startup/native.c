@@ -315,26 +315,15 @@ int native_find(const struct startup_job *job, const struct startup_output *outp
 	return status;
 }
 
-static int compare_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* The pages of f's faults, sorted, without repeats, in a new array of *n. */
 static uint64_t *fault_pages(const struct faults *f, size_t *n)
 {
 	uint64_t *pages = xcalloc(f->count ? f->count : 1, sizeof(*pages));
-	size_t k, m = 0;
+	size_t k;
 
 	for (k = 0; k < f->count; k++)
 		pages[k] = f->items[k].address & ~4095ull;
-	qsort(pages, f->count, sizeof(*pages), compare_u64);
-	for (k = 0; k < f->count; k++)
-		if (!m || pages[m - 1] != pages[k])
-			pages[m++] = pages[k];
-	*n = m;
+	*n = u64_sort_unique(pages, f->count);
 	return pages;
 }
 
@@ -368,15 +357,10 @@ int native_fault_pages(const struct startup_job *job, const struct startup_outpu
 		   majority (a page in both is in most runs, one in neither
 		   is not) and its order (the first run's): the third run
 		   would change nothing and is not made (a third of a
-		   search's native runs, on a program that runs alike) */
-		if (r == 2 && same_pages(faults, faults + n, n)) {
-			for (i = 0; i < n; i++) {
-				faults[r * n + i].count = faults[r * n + i].capacity = faults[i].count;
-				faults[r * n + i].items = xcalloc(faults[i].count ? faults[i].count : 1, sizeof(*faults[i].items));
-				memcpy(faults[r * n + i].items, faults[i].items, faults[i].count * sizeof(*faults[i].items));
-			}
-			continue;
-		}
+		   search's native runs, on a program that runs alike); its
+		   faults stay empty */
+		if (r == 2 && same_pages(faults, faults + n, n))
+			break;
 		status = native_faults(job, outputs, n, line, &faults[r * n], why);
 	}
 	for (i = 0; i < n; i++) {

@@ -592,7 +592,7 @@ static void fold_native(struct search *s, struct candidate *c, size_t index)
 			native_add(&v->native[i], found[i].names[j]);
 		if (v->native[i].count == before)
 			continue;
-		path = record_path(s->job->dir, s->outputs[i].name, v->relr ? "search.relr.native" : "search.native");
+		path = variant_record(s->job, v, s->outputs[i].name, "native");
 		functions = native_profile_write(path, v->bolt_inputs[i], s->outputs[i].path, &v->native[i], &why);
 		if (functions < 0) {
 			c->native = xasprintf("native run: %s", why);
