@@ -1,4 +1,5 @@
 #include "coldstart.h"
+#include "cut.h"
 #include "readahead.h"
 #include "trace.h"
 #include "util.h"
@@ -73,6 +74,13 @@ int coldstart_file_read(struct coldstart_file *file, const char *path, char **wh
 		file->build_id[0] = 0;
 	file->segments = elfobj_segments(&elf, &file->segment_count, &file->table_offset, &file->table_size, why);
 	prefetch_ranges(&elf, file);
+	{
+		struct cut cut = cut_read(&elf);
+
+		file->cut_start = cut.start;
+		file->cut_end = cut.end;
+		file->cut_piece = cut.piece;
+	}
 	elfobj_close(&elf);
 	munmap(data, size);
 	if (*why)
@@ -109,6 +117,15 @@ static void prefetch(struct readahead *ra, const struct coldstart_file *file, co
 						   COLDSTART_IO_PAGES);
 			break;
 		}
+}
+
+/* linkopt-prefetch.o's constructor: its cut, then its prefetch. */
+static void constructor(struct readahead *ra, const struct coldstart_file *file, const struct elf_segment *const *of_vma,
+			size_t n)
+{
+	if (file->cut_piece >= PAGE)
+		readahead_cut(ra, file->cut_start / PAGE, (file->cut_end - file->cut_start) / PAGE, file->cut_piece / PAGE);
+	prefetch(ra, file, of_vma, n);
 }
 
 static struct coldstart_reads replay(const struct coldstart_file *file, bool program, const uint64_t *addresses,
@@ -153,18 +170,19 @@ static struct coldstart_reads replay(const struct coldstart_file *file, bool pro
 	}
 	for (i = 0; i < count; i++) {
 		if (i == prefetch_at)
-			prefetch(ra, file, of_vma, n);
+			constructor(ra, file, of_vma, n);
 		for (v = 0; v < n; v++) {
 			const struct elf_segment *s = of_vma[v];
 
 			if (addresses[i] >= s->address / PAGE * PAGE && addresses[i] < s->address + s->memory_size) {
-				readahead_touch(ra, v, addresses[i] / PAGE - s->address / PAGE + s->offset / PAGE, false);
+				readahead_touch(ra, readahead_vma_at(ra, addresses[i] / PAGE),
+						addresses[i] / PAGE - s->address / PAGE + s->offset / PAGE, false);
 				break;
 			}
 		}
 	}
 	if (prefetch_at != COLDSTART_NO_PREFETCH && prefetch_at >= count)
-		prefetch(ra, file, of_vma, n);
+		constructor(ra, file, of_vma, n);
 	reads.pages = readahead_pages_read(ra);
 	reads.requests = readahead_requests(ra);
 	if (list) {
@@ -205,13 +223,15 @@ uint64_t *coldstart_trace_touches(const struct trace *t, const struct trace_obje
 	uint64_t *addresses = NULL;
 	size_t k, n = 0, capacity = 0;
 
-	*prefetch_at = file->prefetch_count ? 0 : COLDSTART_NO_PREFETCH;
+	bool constructor = file->prefetch_count || file->cut_piece;
+
+	*prefetch_at = constructor ? 0 : COLDSTART_NO_PREFETCH;
 	for (k = 0; k < t->event_count; k++) {
 		const struct trace_event *e = &t->events[k];
 
 		/* linkopt-prefetch.o's constructor: its madvise reads the
 		   traced code from there */
-		if (file->prefetch_count && e->kind == TRACE_FUNCTION && e->symbol &&
+		if (constructor && e->kind == TRACE_FUNCTION && e->symbol &&
 		    !strcmp(e->symbol, "linkopt_prefetch") && trace_object_holds(o, e->address))
 			*prefetch_at = n;
 		if ((e->kind == TRACE_CODE || e->kind == TRACE_DATA) && trace_object_at(t, e->address, e->size) == o)

@@ -30,6 +30,9 @@ struct coldstart_file {
 	   the file has no such symbols (not linked with it, or stripped) */
 	uint64_t prefetch_start[2], prefetch_end[2];
 	size_t prefetch_count;
+	/* and what it cuts into mappings of cut_piece bytes each before
+	   (lib/cut.h); cut_piece 0: nothing */
+	uint64_t cut_start, cut_end, cut_piece;
 };
 
 /* The device's largest request as force_page_cache_ra takes it

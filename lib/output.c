@@ -303,13 +303,13 @@ static int output_open(const char *path, bool executable, char **temporary)
 	return -1;
 }
 
-int write_file_atomic(const char *path, const void *data, size_t size)
+static int write_atomic(const char *path, const void *data, size_t size, bool executable)
 {
 	char *tmp;
 	const char *p = data;
 	int fd, saved;
 
-	fd = output_open(path, false, &tmp);
+	fd = output_open(path, executable, &tmp);
 	if (fd < 0)
 		return -1;
 	while (size > 0) {
@@ -345,6 +345,16 @@ fail:
 	free(tmp);
 	errno = saved;
 	return -1;
+}
+
+int write_file_atomic(const char *path, const void *data, size_t size)
+{
+	return write_atomic(path, data, size, false);
+}
+
+int write_executable_atomic(const char *path, const void *data, size_t size)
+{
+	return write_atomic(path, data, size, true);
 }
 
 bool stdout_to_temporary(const char *path)

@@ -53,6 +53,10 @@ void output_refuse_input(const char *path);
    (EISDIR for a folder).  Dies when path is an input. */
 int write_file_atomic(const char *path, const void *data, size_t size);
 
+/* write_file_atomic for an executable file: a new one gets 0777 less the
+   umask (rule 4). */
+int write_executable_atomic(const char *path, const void *data, size_t size);
+
 /* Sends stdout to a new temporary file for path, by the rule (a device or
    FIFO: to path itself); false with errno set.  Dies when path is an
    input. */

@@ -484,6 +484,64 @@ void readahead_touch(struct readahead *ra, size_t vma, uint64_t page, bool write
 	ra->mapped[vma][page - v->file_page] = true;
 }
 
+/* Appends to vmas/mapped the part [from, to) of vma v (virtual pages). */
+static void push_part(struct readahead *ra, size_t v, uint64_t from, uint64_t to, struct readahead_vma **vmas,
+		      bool ***mapped, size_t *count, size_t *capacity)
+{
+	const struct readahead_vma *old = &ra->vmas[v];
+	struct readahead_vma part = { old->file_page + (from - old->virtual_page), to - from, from, old->exec };
+	bool *pages = xcalloc(to - from, sizeof(bool));
+
+	memcpy(pages, ra->mapped[v] + (from - old->virtual_page), (to - from) * sizeof(bool));
+	if (*count == *capacity) {
+		*capacity = *capacity ? 2 * *capacity : 8;
+		*vmas = xrealloc(*vmas, *capacity * sizeof(**vmas));
+		*mapped = xrealloc(*mapped, *capacity * sizeof(**mapped));
+	}
+	(*vmas)[*count] = part;
+	(*mapped)[(*count)++] = pages;
+}
+
+void readahead_cut(struct readahead *ra, uint64_t first, uint64_t pages, uint64_t piece)
+{
+	struct readahead_vma *vmas = NULL;
+	bool **mapped = NULL;
+	size_t count = 0, capacity = 0, v;
+
+	if (!pages || !piece)
+		return;
+	for (v = 0; v < ra->vma_count; v++) {
+		uint64_t a = ra->vmas[v].virtual_page, e = a + ra->vmas[v].pages, at = a, cut;
+
+		/* the cuts inside (a, e): first, each piece's end, first + pages */
+		for (cut = first; cut <= first + pages; cut = cut + piece < first + pages ? cut + piece : first + pages) {
+			if (cut > at && cut < e) {
+				push_part(ra, v, at, cut, &vmas, &mapped, &count, &capacity);
+				at = cut;
+			}
+			if (cut == first + pages)
+				break;
+		}
+		push_part(ra, v, at, e, &vmas, &mapped, &count, &capacity);
+		free(ra->mapped[v]);
+	}
+	free(ra->vmas);
+	free(ra->mapped);
+	ra->vmas = vmas;
+	ra->mapped = mapped;
+	ra->vma_count = count;
+}
+
+size_t readahead_vma_at(const struct readahead *ra, uint64_t virtual_page)
+{
+	size_t v;
+
+	for (v = 0; v < ra->vma_count; v++)
+		if (virtual_page >= ra->vmas[v].virtual_page && virtual_page - ra->vmas[v].virtual_page < ra->vmas[v].pages)
+			return v;
+	return ra->vma_count;
+}
+
 uint64_t readahead_pages_read(const struct readahead *ra)
 {
 	return ra->pages_read;

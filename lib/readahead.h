@@ -74,6 +74,17 @@ void readahead_read(struct readahead *ra, uint64_t offset, uint64_t count);
    nothing).  A page outside the mapping is ignored. */
 void readahead_touch(struct readahead *ra, size_t vma, uint64_t page, bool write);
 
+/* Every mapping that holds virtual pages [first, first + pages) cut at
+   first, at first + pages and every piece pages from first: each piece a
+   mapping of its own, what it had mapped kept (linkopt-prefetch.o's cut,
+   lib/cut.h).  The indexes of readahead_touch change: find them again
+   with readahead_vma_at. */
+void readahead_cut(struct readahead *ra, uint64_t first, uint64_t pages, uint64_t piece);
+
+/* The index of the mapping that holds virtual page, or the count of
+   mappings when none does. */
+size_t readahead_vma_at(const struct readahead *ra, uint64_t virtual_page);
+
 /* Pages of the file read so far. */
 uint64_t readahead_pages_read(const struct readahead *ra);
 

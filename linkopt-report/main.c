@@ -3,9 +3,11 @@
    (linkopt-report/model reads the traces and the binaries, linkopt-report/html writes the
    page). */
 #include "cli.h"
+#include "cut.h"
 #include "figures.h"
 #include "html.h"
 #include "model.h"
+#include "output.h"
 #include "relation.h"
 #include "trace.h"
 #include "util.h"
@@ -15,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 enum scale { SCALE_TIME, SCALE_ORDER };
@@ -319,8 +322,89 @@ static int run_report(int argc, char **argv)
 	return EXIT_OK;
 }
 
+static struct {
+	const char *out;
+	unsigned long kb;
+	bool clear;
+} c = { .kb = 4 };
+
+static const char *set_piece_kb(void *target, const char *value)
+{
+	unsigned long n;
+
+	if (!cli_unsigned(value, &n) || !n || n % 4 || n > 1048576)
+		return "is not a multiple of 4 from 4 to 1048576";
+	*(unsigned long *)target = n;
+	return NULL;
+}
+
+static const struct cli_option cut_options[] = {
+	{ "--output", 'o', CLI_STRING, &c.out, "FILE", "write the cut file there (default: FILE itself, replaced)" },
+	{ "--kb", 0, CLI_CALL, &c.kb, "N", "the pieces' size in KiB, a multiple of 4 (default 4)", .set = set_piece_kb },
+	{ "--clear", 0, CLI_FLAG, &c.clear, 0, "empty the record: no cut" },
+	{ 0 }
+};
+
+static const struct cli_command cut_command = {
+	.name = "linkopt cut",
+	.operands = "FILE",
+	.description =
+		"Records in FILE, a program or shared library linked with linkopt-prefetch.o\n"
+		"after an order of deporder's GNU ld script (or that order rewritten by\n"
+		"linkopt-bolt), that the code after its traced code is to be cut into\n"
+		"mappings of N KiB at start-up: linkopt-prefetch.o's constructor does it, so\n"
+		"that a start-up that runs code no trace ran reads ahead to its piece's end\n"
+		"at most, where it read a whole read-ahead window.  The range runs from the\n"
+		"end of the traced code (__hot_end of BOLT, __linkopt_hot_end of the script)\n"
+		"to the end of its segment.  Each piece costs a mapping at every start-up.\n"
+		"The file is written whole through a temporary file (the rule of\n"
+		"linkopt(1)).  See linkopt(1).\n",
+	.options = cut_options,
+	.footer = "Exit status: 0 success, 1 FILE cannot be read, cut (no record, no traced\n"
+		  "code) or written, 2 wrong usage.\n",
+	.min_operands = 1,
+	.missing = "give the linked file to cut",
+};
+
+static int run_cut(int argc, char **argv)
+{
+	char **files, *why, *data;
+	const char *out;
+	size_t size;
+	struct cut done;
+
+	if (cli_parse(&cut_command, argc, argv, &files) != 1)
+		cli_usage_error("one FILE");
+	out = c.out ? c.out : files[0];
+	if (c.out)
+		output_input(files[0]);
+	{
+		void *map;
+
+		if (map_file(files[0], &map, &size, &why) < 0)
+			fatal("%s", why);
+		data = xmalloc(size ? size : 1);
+		memcpy(data, map, size);
+		munmap(map, size);
+	}
+	if (cut_apply(data, size, files[0], c.clear ? 0 : (uint64_t)c.kb * 1024, &done, &why) < 0)
+		fatal("%s", why);
+	if (write_executable_atomic(out, data, size) < 0)
+		fatal("%s: cannot write: %s", out, strerror(errno));
+	if (done.piece)
+		printf("%s: 0x%llx-0x%llx cut into %llu mappings of %lu KiB at start-up\n", out,
+		       (unsigned long long)done.start, (unsigned long long)done.end,
+		       (unsigned long long)((done.end - done.start + done.piece - 1) / done.piece), c.kb);
+	else
+		printf("%s: no cut\n", out);
+	free(data);
+	stdout_close_or_die();
+	return EXIT_OK;
+}
+
 static const struct cli_subcommand commands[] = {
 	{ "report", "an HTML page of the pages start-up touches, before and after", &report_command, run_report },
+	{ "cut", "the code after the traced code in mappings of its own at start-up", &cut_command, run_cut },
 	{ 0 }
 };
 

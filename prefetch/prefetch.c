@@ -13,7 +13,14 @@
    here, 128 on others (CI's read as if it were): asked at once, how much
    is read would depend on the device; in 64 KiB pieces it does not (but
    on a device with less than 64 KiB of both).  lib/coldstart.h's
-   COLDSTART_PREFETCH_PIECE is the same size, for the model. */
+   COLDSTART_PREFETCH_PIECE is the same size, for the model.
+   Before it, the cut (lib/cut.h): when linkopt-startup filled its record
+   after the link (zero as linked: nothing), each piece of the code after
+   the traced code gets a mapping of its own, so that a fault there reads
+   ahead to its piece's end at most. */
+#define CUT_RECORD_ONLY
+#include "../lib/cut.h"
+
 #include <stdint.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -38,6 +45,33 @@ __attribute__((section(".text.linkopt_prefetch"))) static void prefetch(uintptr_
 		(void)madvise((void *)start, end - start < piece ? end - start : piece, MADV_WILLNEED);
 }
 
+/* Zero as linked; lib/cut.c's cut_write fills it in the linked file.
+   volatile: read from memory, never folded to the zeros it has here. */
+__attribute__((used, aligned(8))) static const volatile struct cut_record linkopt_cut = { CUT_MAGIC, 0, 0, 0 };
+
+/* madvise(MADV_RANDOM) on every other piece of the recorded range, from
+   its first: the range's pieces and what precedes them each a mapping of
+   its own (the advice does not change what a fault in executable code
+   reads on Linux 6.18; the boundaries do).  A record that does not
+   describe page-aligned pieces does nothing; a failing madvise is
+   ignored. */
+__attribute__((section(".text.linkopt_prefetch"))) static void cut(long page)
+{
+	uintptr_t self = (uintptr_t)&linkopt_cut, start, end, piece = linkopt_cut.piece, at;
+	int64_t from = linkopt_cut.start, to = linkopt_cut.end;
+	unsigned long k;
+
+	if (!piece || piece % (uintptr_t)page || to <= from)
+		return;
+	start = self + (uintptr_t)from;
+	end = self + (uintptr_t)to;
+	if (start % (uintptr_t)page || end % (uintptr_t)page || end <= start)
+		return;
+	for (at = start, k = 0; at < end && at >= start; at += piece, k++)
+		if (!(k & 1))
+			(void)madvise((void *)at, end - at < piece ? end - at : piece, MADV_RANDOM);
+}
+
 /* In a section of its own, which deporder's GNU ld script places inside
    the traced range (lib/emit.h: EMIT_PREFETCH_SECTION): it runs at
    every start-up. */
@@ -49,6 +83,7 @@ __attribute__((constructor(101), section(".text.linkopt_prefetch"))) static void
 
 	if (page <= 0)
 		return;
+	cut(page);
 	if (head_end && tail_start) {
 		prefetch(start, head_end, page);
 		prefetch(tail_start, end, page);

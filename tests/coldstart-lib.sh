@@ -152,3 +152,34 @@ coldstart_unmount() {
 	echo "$coldstart_was_ahead" > "$queue/read_ahead_kb"
 	losetup -d "$loop"
 }
+
+# untraced_program: writes prog.c, a program whose 40 functions of 8 KiB
+# (cold0 to cold39) run only when argv[1] names one (through a table),
+# and whose 6 small ones (hot0 to hot5) run at every start.
+untraced_program() {
+	{
+		echo '#include <stdio.h>'
+		echo '#include <stdlib.h>'
+		for i in $(seq 0 39); do
+			printf '__attribute__((noinline)) int cold%d(int x)\n{\n\tif (x == -7)\n' "$i"
+			printf '\t\t__asm__ volatile(".skip 8000, 0x90");\n\treturn x * %d + 1;\n}\n' "$((i + 2))"
+		done
+		for i in $(seq 0 5); do
+			printf '__attribute__((noinline)) int hot%d(int x)\n{\n\treturn x * %d + 3;\n}\n' "$i" "$((i + 5))"
+		done
+		printf 'int (*const table[40])(int) = {'
+		for i in $(seq 0 39); do printf ' cold%d,' "$i"; done
+		echo ' };'
+		cat <<'EOF2'
+int main(int argc, char **argv)
+{
+	int s = hot0(1) + hot1(2) + hot2(3) + hot3(4) + hot4(5) + hot5(6);
+
+	if (argc > 1)
+		s += table[atoi(argv[1]) % 40](argc);
+	printf("%d\n", s);
+	return 0;
+}
+EOF2
+	} > prog.c
+}

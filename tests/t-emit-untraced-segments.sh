@@ -20,31 +20,7 @@
 need_pagein
 need_prefetch
 
-{
-	echo '#include <stdio.h>'
-	echo '#include <stdlib.h>'
-	for i in $(seq 0 39); do
-		printf '__attribute__((noinline)) int cold%d(int x)\n{\n\tif (x == -7)\n' "$i"
-		printf '\t\t__asm__ volatile(".skip 8000, 0x90");\n\treturn x * %d + 1;\n}\n' "$((i + 2))"
-	done
-	for i in $(seq 0 5); do
-		printf '__attribute__((noinline)) int hot%d(int x)\n{\n\treturn x * %d + 3;\n}\n' "$i" "$((i + 5))"
-	done
-	printf 'int (*const table[40])(int) = {'
-	for i in $(seq 0 39); do printf ' cold%d,' "$i"; done
-	echo ' };'
-	cat <<'EOF2'
-int main(int argc, char **argv)
-{
-	int s = hot0(1) + hot1(2) + hot2(3) + hot3(4) + hot4(5) + hot5(6);
-
-	if (argc > 1)
-		s += table[atoi(argv[1]) % 40](argc);
-	printf("%d\n", s);
-	return 0;
-}
-EOF2
-} > prog.c
+untraced_program
 gcc -O2 -ffunction-sections -fdata-sections -c prog.c || fail "compile"
 gcc -o prog prog.o -Wl,-Map=prog.map || fail "the default link"
 "$PAGEIN" --granularity=function --output="$PWD/trace" -- ./prog > want.out 2> pagein.err ||

@@ -300,6 +300,34 @@ static void test_mmap_miss(void)
 	}
 }
 
+/* readahead_cut: one executable mapping of 256 pages, 8 pages of
+   read-ahead (32 KiB), pages [16, 48) cut into pieces of 4: a fault in a
+   piece reads to its end, one before the range to the range's start, one
+   after it a whole window; the indexes are found again by address. */
+static void test_cut(void)
+{
+	struct readahead_vma vma = { 0, 256, 1024, true };
+	struct readahead *ra = readahead_new(256, 8, &vma, 1);
+	char *got;
+
+	unit_case("cut");
+	readahead_cut(ra, 1024 + 16, 32, 4);
+	EXPECT_INT(0, readahead_vma_at(ra, 1024));
+	EXPECT_INT(1, readahead_vma_at(ra, 1024 + 16));
+	EXPECT_INT(2, readahead_vma_at(ra, 1024 + 21));
+	EXPECT_INT(8, readahead_vma_at(ra, 1024 + 47));
+	EXPECT_INT(9, readahead_vma_at(ra, 1024 + 48));
+	EXPECT_INT(10, readahead_vma_at(ra, 1024 + 256));
+	readahead_touch(ra, readahead_vma_at(ra, 1024 + 21), 21, false);
+	readahead_touch(ra, readahead_vma_at(ra, 1024 + 12), 12, false);
+	readahead_touch(ra, readahead_vma_at(ra, 1024 + 100), 100, false);
+	got = requests_text(ra);
+	EXPECT_STR("21+3 code-fault@21, 12+4 code-fault@12, 100+8 code-fault@100", got);
+	free(got);
+	readahead_free(ra);
+	unit_case(NULL);
+}
+
 static void test_cause_names(void)
 {
 	EXPECT_STR("read", readahead_cause_name(READAHEAD_READ));
@@ -318,6 +346,7 @@ int main(void)
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		run_case(&cases[i]);
 	test_mmap_miss();
+	test_cut();
 	test_cause_names();
 	return unit_end("test-readahead");
 }

@@ -1,0 +1,125 @@
+#include "cut.h"
+#include "elfobj.h"
+#include "util.h"
+
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PAGE 4096
+
+_Static_assert(sizeof(CUT_MAGIC) == 16, "the magic fills its 16 bytes");
+_Static_assert(sizeof(struct cut_record) == 40, "the record's layout is the file's");
+
+/* The defined symbol name of elf, or NULL. */
+static const struct elf_symbol *defined(const struct elf_object *elf, const char *name)
+{
+	uint32_t k;
+
+	for (k = elfobj_symbol_by_name(elf, name); k; k = elfobj_symbol_next_named(elf, k))
+		if (elf->symbols[k].shndx != SHN_UNDEF)
+			return &elf->symbols[k];
+	return NULL;
+}
+
+/* Where the record's bytes are in the file, and its address; false when
+   elf has none (whole, in a section with file bytes). */
+static bool record_place(const struct elf_object *elf, uint64_t *offset, uint64_t *address)
+{
+	const struct elf_symbol *sym = defined(elf, CUT_SYMBOL);
+	const struct elf_section *s;
+
+	if (!sym || sym->shndx >= elf->section_count || sym->size != sizeof(struct cut_record))
+		return false;
+	s = &elf->sections[sym->shndx];
+	if (s->type == SHT_NOBITS || sym->value < s->address || sym->value - s->address + sym->size > s->size)
+		return false;
+	*offset = s->offset + (sym->value - s->address);
+	*address = sym->value;
+	return *offset + sym->size <= elf->image_size &&
+	       !memcmp(elf->image + *offset, CUT_MAGIC, sizeof(CUT_MAGIC));
+}
+
+struct cut cut_read(const struct elf_object *elf)
+{
+	struct cut cut = { 0 };
+	struct cut_record r;
+	uint64_t offset, address;
+
+	if (!record_place(elf, &offset, &address))
+		return cut;
+	memcpy(&r, elf->image + offset, sizeof(r));
+	if (!r.piece || r.end <= r.start)
+		return cut;
+	cut.start = address + (uint64_t)r.start;
+	cut.end = address + (uint64_t)r.end;
+	cut.piece = r.piece;
+	return cut;
+}
+
+/* The range to cut in elf: *start, *end; NULL, or what is missing. */
+static const char *cut_range(const struct elf_object *elf, uint64_t *start, uint64_t *end, char **why)
+{
+	const struct elf_symbol *hot = defined(elf, "__hot_end");
+	struct elf_segment *segments;
+	size_t count, i;
+	uint64_t table_offset, table_size;
+
+	if (!hot)
+		hot = defined(elf, "__linkopt_hot_end");
+	if (!hot)
+		return "no end of the traced code in it (__hot_end of BOLT, __linkopt_hot_end of deporder's GNU ld "
+		       "script)";
+	segments = elfobj_segments(elf, &count, &table_offset, &table_size, why);
+	if (*why)
+		return NULL;
+	*start = (hot->value + PAGE - 1) / PAGE * PAGE;
+	*end = 0;
+	for (i = 0; i < count; i++)
+		if (segments[i].type == PT_LOAD && (segments[i].flags & PF_X) && segments[i].address <= hot->value &&
+		    hot->value <= segments[i].address + segments[i].file_size)
+			*end = (segments[i].address + segments[i].file_size) / PAGE * PAGE;
+	free(segments);
+	if (!*end)
+		return "the end of its traced code is in no executable segment";
+	if (*end <= *start)
+		return "no whole page of code after its traced code in its segment: nothing to cut";
+	return NULL;
+}
+
+int cut_apply(void *image, size_t size, const char *name, uint64_t piece, struct cut *done, char **why)
+{
+	struct elf_object elf;
+	struct cut_record r = { CUT_MAGIC, 0, 0, 0 };
+	uint64_t offset = 0, address = 0, start = 0, end = 0;
+	const char *missing = NULL;
+
+	*why = NULL;
+	memset(done, 0, sizeof(*done));
+	if (piece % PAGE) {
+		*why = xasprintf("%s: a piece of %llu bytes: not a multiple of the page size (%d)", name,
+				 (unsigned long long)piece, PAGE);
+		return -1;
+	}
+	if (elfobj_open_linked(&elf, name, image, size, why) < 0)
+		return -1;
+	if (!record_place(&elf, &offset, &address))
+		missing = "no cut record in it (linkopt_cut: it was not linked with linkopt-prefetch.o, or is stripped)";
+	else if (piece)
+		missing = cut_range(&elf, &start, &end, why);
+	elfobj_close(&elf);
+	if (*why)
+		return -1;
+	if (missing) {
+		*why = xasprintf("%s: cannot cut: %s", name, missing);
+		return -1;
+	}
+	if (piece) {
+		r.start = (int64_t)(start - address);
+		r.end = (int64_t)(end - address);
+		r.piece = piece;
+		*done = (struct cut){ start, end, piece };
+	}
+	memcpy((char *)image + offset, &r, sizeof(r));
+	return 0;
+}

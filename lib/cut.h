@@ -1,0 +1,59 @@
+/* cut: the code after the traced code cut into mappings of its own at
+   start-up.  A fault in an executable mapping reads ahead from the
+   faulting page to the mapping's end at most (Linux 6.16 and later), so a
+   start-up that runs code no training workload ran reads the piece it
+   falls in, not a whole read-ahead window.  deporder's
+   --untraced-segment-kb makes the pieces PT_LOAD segments at the link;
+   the cut makes them at start-up instead, and so reaches code no link
+   script places: BOLT's cold code.  linkopt-prefetch.o holds a record,
+   zero (no cut) as linked; cut_write fills it in a linked file with the
+   range and the piece size, and the prefetch's constructor, before its
+   prefetch, gives every piece of the range a mapping of its own
+   (madvise(MADV_RANDOM) on every other piece: on Linux 6.18 the advice
+   itself changes nothing for a fault in executable code, the vma
+   boundaries it makes do; bench/split/run).  The model
+   (lib/coldstart.c) reads the same record. */
+#ifndef LINKOPT_CUT_H
+#define LINKOPT_CUT_H
+
+#include <stdint.h>
+
+/* The record, little-endian as the host: CUT_MAGIC, then the range's
+   start and end as byte offsets from the record's own address (signed),
+   and the piece size in bytes; piece 0: no cut. */
+#define CUT_MAGIC "linkopt cut 1\0\0"    /* 16 bytes with its NULs */
+#define CUT_SYMBOL "linkopt_cut"
+struct cut_record {
+	char magic[16];
+	int64_t start, end;
+	uint64_t piece;
+};
+
+#ifndef CUT_RECORD_ONLY
+#include <stdbool.h>
+#include <stddef.h>
+
+struct elf_object;
+
+/* A linked file's cut, as addresses of the file (not offsets). */
+struct cut {
+	uint64_t start, end, piece;        /* piece 0: none */
+};
+
+/* Fills the record of the linked file image (size bytes; name for
+   messages) with the range to cut and piece (a multiple of the page
+   size): from the end of its traced code (BOLT's __hot_end when it has
+   one, else deporder's script's __linkopt_hot_end), rounded up to a page,
+   to the end of the file bytes of the executable segment that holds it,
+   rounded down; piece 0 empties the record.  *done: what it recorded.
+   0, or -1 with *why set and image unchanged: not ELF, no record (not
+   linked with linkopt-prefetch.o, or stripped), no end of traced code,
+   nothing after it to cut. */
+int cut_apply(void *image, size_t size, const char *name, uint64_t piece, struct cut *done, char **why);
+
+/* The cut recorded in elf (a linked file opened with elfobj); all 0 when
+   it has no record or the record is empty. */
+struct cut cut_read(const struct elf_object *elf);
+#endif
+
+#endif

@@ -1,0 +1,127 @@
+#!/bin/bash
+# linkopt cut: the code after the traced code cut into mappings of its own
+# at start-up by linkopt-prefetch.o's constructor (madvise on every other
+# piece; a fault in an executable mapping reads ahead to its mapping's end
+# at most), recorded in the linked file.  On SQLite's shell, BOLT's layout
+# cut into 4 KiB pieces read 156.0 pages held out against 245.5 not cut
+# (bench/split/run).  A program with 40 untraced functions of 8 KiB and a
+# GNU ld order with linkopt-prefetch.o: cut (-o, the ordered file
+# untouched), it prints the same, with and without calling one; a run
+# calling cold20 is predicted to read its piece (one page), where the file
+# not cut reads a window; as root, a cold start from a loop device reads
+# what the model predicts, and less than the file not cut.  --clear
+# empties the record (the model back to the window).  A record written
+# wrong (a piece that is no multiple of the page, a range backwards) does
+# nothing: the program still runs as before.  Refused: a file without the
+# record (not linked with linkopt-prefetch.o; stripped), a size that is no
+# multiple of 4 KiB (usage).
+. "$(dirname "$0")/lib.sh"
+. "$TESTDIR/pagein-lib.sh"
+. "$TESTDIR/coldstart-lib.sh"
+need_pagein
+need_prefetch
+LINKOPT=$TOP/linkopt-report/linkopt
+[[ -x $LINKOPT ]] || fail "linkopt is not built"
+
+untraced_program
+gcc -O2 -ffunction-sections -fdata-sections -c prog.c || fail "compile"
+gcc -o prog prog.o -Wl,-Map=prog.map || fail "the default link"
+"$PAGEIN" --granularity=function --output="$PWD/trace" -- ./prog > want.out 2> pagein.err ||
+	fail "pagein: $(head -3 pagein.err)"
+./prog 20 > want20.out || fail "prog 20"
+deporder_ok order.ld order.err -q --granularity=section --placement=head --emit=gnu-ld \
+	--trace trace --map prog.map --cc -- gcc -o prog prog.o
+gcc -o ordered prog.o "$prefetch" -Wl,-T,order.ld || fail "the ordered link"
+cp ordered ordered.before
+run_ok cut.out "$LINKOPT" cut --kb 4 -o cut ordered
+expect_grep '^cut: 0x[0-9a-f]*-0x[0-9a-f]* cut into [0-9]* mappings of 4 KiB at start-up$' cut.out
+cmp -s ordered ordered.before || fail "linkopt cut -o changed its input"
+for n in ordered cut; do
+	expect_output want.out got.out "$n's output" ./$n
+	expect_output want20.out got20.out "$n's output, calling cold20" ./$n 20
+done
+
+# the model: the fault on cold20 reads its piece (one page) in cut, a
+# window in ordered
+reads_of_cold20() { # FILE: the pages the model's fault on cold20's page reads
+	local f=$1 a page
+	"$PAGEIN" --granularity=function --output="$PWD/$f.20.trace" -- ./$f 20 > /dev/null 2> pagein.err ||
+		fail "pagein on $f 20: $(head -3 pagein.err)"
+	run_ok $f.requests "$PAGEIN" report --read-ahead-kb 128 --read-requests $f.20.trace
+	a=$(nm "$f" | awk '$3 == "cold20" { print $1 }')
+	page=$(readelf -lW "$f" | awk -v a=$((16#$a)) '$1 == "LOAD" {
+		off = 0; va = 0; sz = 0 } $1 == "LOAD" { print $2, $3, $6 }' | while read -r off va sz; do
+		((16#${va#0x} <= 16#$a && 16#$a < 16#${va#0x} + 16#${sz#0x})) &&
+			echo $(((16#$a - 16#${va#0x} + 16#${off#0x}) / 4096))
+	done)
+	[[ -n $page ]] || fail "cold20 of $f is in no segment"
+	sed -n "/cold start of $(printf '%s' "$PWD/$f" | sed 's/[\/&.]/\\&/g') /,/cold start of \//p" $f.requests |
+		awk -v p="$page" '/fault on page/ { split($2, r, "-"); if (p >= r[1] && p <= r[2]) print $3 }' | head -1
+}
+got=$(reads_of_cold20 cut)
+was=$(reads_of_cold20 ordered)
+[[ $got == 1 ]] || fail "the model's fault on cold20 reads ${got:-no} pages in cut, not its 4 KiB piece: $(cat cut.requests)"
+((${was:-0} > 4)) || fail "the model's fault on cold20 reads ${was:-no} pages in ordered, not a window"
+echo "the fault on cold20 reads $got page cut, $was not cut"
+
+# --clear: the record emptied, the model back to the window
+cp cut cleared
+run_ok clear.out "$LINKOPT" cut --clear cleared
+expect_grep '^cleared: no cut$' clear.out
+cleared=$(reads_of_cold20 cleared)
+[[ $cleared == "$was" ]] || fail "cleared, the fault on cold20 reads ${cleared:-no} pages, not $was as before the cut"
+
+# a record written wrong does nothing (the constructor checks it): a
+# piece of 100 bytes, then a range that ends before it starts
+record_offset() { # FILE: the file offset of linkopt_cut's record
+	local a
+	a=$(nm "$1" | awk '$3 == "linkopt_cut" { print $1 }')
+	readelf -lW "$1" | awk '$1 == "LOAD" { print $2, $3, $5 }' | while read -r off va fsz; do
+		((16#${va#0x} <= 16#$a && 16#$a < 16#${va#0x} + 16#${fsz#0x})) &&
+			echo $((16#$a - 16#${va#0x} + 16#${off#0x}))
+	done
+}
+off=$(record_offset cut)
+[[ -n $off ]] || fail "cut has no linkopt_cut record in a segment"
+cp cut bad-piece && printf 'd\0\0\0\0\0\0\0' | dd of=bad-piece bs=1 seek=$((off + 32)) conv=notrunc status=none
+cp cut backwards && dd if=cut of=backwards bs=1 skip=$((off + 16)) seek=$((off + 24)) count=8 conv=notrunc status=none &&
+	dd if=cut of=backwards bs=1 skip=$((off + 24)) seek=$((off + 16)) count=8 conv=notrunc status=none
+for n in bad-piece backwards; do
+	cmp -s $n cut && fail "$n is the same file as cut: the test did not write its record"
+	expect_output want20.out got20.out "$n's output, calling cold20" ./$n 20
+done
+
+# refused: no record (the default link; the cut file stripped), a size
+# that is no multiple of 4 KiB
+expect_exit 1 norecord.out "$LINKOPT" cut -o x prog
+expect_grep 'cannot cut: no cut record in it' norecord.out.err
+strip -o stripped cut
+expect_exit 1 stripped.out "$LINKOPT" cut -o x stripped
+expect_grep 'cannot cut: no cut record in it' stripped.out.err
+[[ ! -e x ]] || fail "a refused cut wrote its output"
+expect_exit 2 odd.out "$LINKOPT" cut --kb 6 -o x ordered
+expect_grep 'is not a multiple of 4 from 4 to 1048576' odd.out.err
+
+# as root, the kernel reads what the model predicts, less than not cut
+((EUID == 0)) || exit 0
+need_coldstart_loop
+gcc -O2 -o coldstart "$TOP/bench/lib/coldstart.c" || fail "cannot compile bench/lib/coldstart.c"
+coldstart_mount
+cp cut ordered mnt/ && sync
+echo 128 > "$queue/read_ahead_kb" || fail "cannot set read_ahead_kb of $loop"
+declare -A measured
+for f in cut ordered; do
+	predicted=$(awk -v p="$PWD/$f" '$1 == p { n = split($0, x, " "); print x[n - 1] }' $f.requests)
+	[[ $predicted =~ ^[0-9]+$ ]] || fail "pagein-report names no cold start of $f: $(cat $f.requests)"
+	./coldstart mnt/$f -- mnt/$f 20 > /dev/null || fail "the cold run of $f"
+	for run in 1 2 3 4 5; do
+		./coldstart --map mnt/$f -- mnt/$f 20 || fail "the cold run of $f"
+	done > runs.txt
+	pages=$(awk '!/^map/ { print $2 }' runs.txt | sort | uniq -c | sort -k1,1nr -k2,2nr | awk 'NR == 1 { print $2 }')
+	[[ $pages == "$predicted" ]] ||
+		fail "a cold start of $f 20 read $pages pages, the model predicts $predicted; read: $(grep -m1 '^map' runs.txt)"
+	measured[$f]=$pages
+done
+((measured[cut] < measured[ordered])) || fail "cut read ${measured[cut]} pages at a cold start, not less than ${measured[ordered]}"
+echo "a cold start of ... 20 read ${measured[cut]} pages cut, ${measured[ordered]} not cut"
+exit 0
