@@ -7,7 +7,7 @@
 #                   [PLACEMENT head|cold-start|data-first|best] [READ_AHEAD_KB n]
 #                   [UNTRACED_SEGMENT_KB n]
 #                   [WORKLOAD shell-line...] [HELD_OUT shell-line...]
-#                   [STEADY shell-line] [BEST_WITHOUT relr|bolt|segments|cross...]
+#                   [STEADY shell-line] [BEST_WITHOUT relr|bolt|segments|cut|cross...]
 #                   [RELR] [BOLT] [LLVM_BOLT program] [CHECK shell-line]
 #                   [NAME custom-target] [WORKING_DIRECTORY dir]
 #                   [TRACE_CHILDREN])
@@ -50,7 +50,7 @@
 # least of is kept (linkopt-startup's --workload, --held-out, --steady).
 # BEST_WITHOUT leaves candidates out of that search: relr (a target whose
 # glibc is older than 2.36), bolt, segments, or its cross (linkopt-startup's
-# --no-relr, --no-bolt, --no-segments, --no-cross).
+# --no-relr, --no-bolt, --no-segments, --no-cut, --no-cross).
 
 if(CMAKE_VERSION VERSION_LESS 3.21)
   message(FATAL_ERROR "LinkoptStartup needs CMake 3.21 or later (the <LANG>_LINKER_LAUNCHER target property); "
@@ -106,8 +106,8 @@ function(linkopt_startup)
     message(FATAL_ERROR "linkopt_startup: BEST_WITHOUT is for PLACEMENT best")
   endif()
   foreach(word IN LISTS arg_BEST_WITHOUT)
-    if(NOT word MATCHES "^(relr|bolt|segments|cross)$")
-      message(FATAL_ERROR "linkopt_startup: BEST_WITHOUT ${word}: not relr, bolt, segments or cross")
+    if(NOT word MATCHES "^(relr|bolt|segments|cut|cross)$")
+      message(FATAL_ERROR "linkopt_startup: BEST_WITHOUT ${word}: not relr, bolt, segments, cut or cross")
     endif()
   endforeach()
   if(arg_PLACEMENT STREQUAL "data-first" AND NOT arg_LINKER STREQUAL "gnu-ld")

@@ -58,7 +58,7 @@ struct cut cut_read(const struct elf_object *elf)
 }
 
 /* The range to cut in elf: *start, *end; NULL, or what is missing. */
-static const char *cut_range(const struct elf_object *elf, uint64_t *start, uint64_t *end, char **why)
+static const char *cut_range(const struct elf_object *elf, bool any_page, uint64_t *start, uint64_t *end, char **why)
 {
 	const struct elf_symbol *hot = defined(elf, "__hot_end");
 	struct elf_segment *segments;
@@ -82,12 +82,15 @@ static const char *cut_range(const struct elf_object *elf, uint64_t *start, uint
 	free(segments);
 	if (!*end)
 		return "the end of its traced code is in no executable segment";
+	if (*end <= *start && any_page && *end >= PAGE)
+		*start = *end - PAGE;
 	if (*end <= *start)
 		return "no whole page of code after its traced code in its segment: nothing to cut";
 	return NULL;
 }
 
-int cut_apply(void *image, size_t size, const char *name, uint64_t piece, struct cut *done, char **why)
+static int apply(void *image, size_t size, const char *name, uint64_t piece, bool any_page, struct cut *done,
+		 char **why)
 {
 	struct elf_object elf;
 	struct cut_record r = { CUT_MAGIC, 0, 0, 0 };
@@ -96,7 +99,7 @@ int cut_apply(void *image, size_t size, const char *name, uint64_t piece, struct
 
 	*why = NULL;
 	memset(done, 0, sizeof(*done));
-	if (piece % PAGE) {
+	if (piece != CUT_WHOLE && piece % PAGE) {
 		*why = xasprintf("%s: a piece of %llu bytes: not a multiple of the page size (%d)", name,
 				 (unsigned long long)piece, PAGE);
 		return -1;
@@ -106,7 +109,7 @@ int cut_apply(void *image, size_t size, const char *name, uint64_t piece, struct
 	if (!record_place(&elf, &offset, &address))
 		missing = "no cut record in it (linkopt_cut: it was not linked with linkopt-prefetch.o, or is stripped)";
 	else if (piece)
-		missing = cut_range(&elf, &start, &end, why);
+		missing = cut_range(&elf, any_page, &start, &end, why);
 	elfobj_close(&elf);
 	if (*why)
 		return -1;
@@ -114,6 +117,8 @@ int cut_apply(void *image, size_t size, const char *name, uint64_t piece, struct
 		*why = xasprintf("%s: cannot cut: %s", name, missing);
 		return -1;
 	}
+	if (piece == CUT_WHOLE)
+		piece = end - start;
 	if (piece) {
 		r.start = (int64_t)(start - address);
 		r.end = (int64_t)(end - address);
@@ -122,4 +127,14 @@ int cut_apply(void *image, size_t size, const char *name, uint64_t piece, struct
 	}
 	memcpy((char *)image + offset, &r, sizeof(r));
 	return 0;
+}
+
+int cut_apply(void *image, size_t size, const char *name, uint64_t piece, struct cut *done, char **why)
+{
+	return apply(image, size, name, piece, false, done, why);
+}
+
+int cut_apply_to_trace(void *image, size_t size, const char *name, struct cut *done, char **why)
+{
+	return apply(image, size, name, PAGE, true, done, why);
 }

@@ -40,16 +40,28 @@ struct cut {
 	uint64_t start, end, piece;        /* piece 0: none */
 };
 
+/* cut_apply's piece for one piece: the range a mapping of its own, apart
+   from the traced code before it, and not cut further. */
+#define CUT_WHOLE UINT64_MAX
+
 /* Fills the record of the linked file image (size bytes; name for
    messages) with the range to cut and piece (a multiple of the page
    size): from the end of its traced code (BOLT's __hot_end when it has
    one, else deporder's script's __linkopt_hot_end), rounded up to a page,
    to the end of the file bytes of the executable segment that holds it,
-   rounded down; piece 0 empties the record.  *done: what it recorded.
+   rounded down; piece 0 empties the record, CUT_WHOLE makes the range
+   one piece.  *done: what it recorded.
    0, or -1 with *why set and image unchanged: not ELF, no record (not
    linked with linkopt-prefetch.o, or stripped), no end of traced code,
    nothing after it to cut. */
 int cut_apply(void *image, size_t size, const char *name, uint64_t piece, struct cut *done, char **why);
+
+/* cut_apply for a file to be traced before BOLT rewrites it, so that the
+   constructor's cut runs in the traces and BOLT keeps its code hot (a cut
+   of BOLT's output that BOLT left cold would run, and fault a window in,
+   before it cut): 4 KiB pieces, and when nothing follows the traced code
+   in its segment, its last page. */
+int cut_apply_to_trace(void *image, size_t size, const char *name, struct cut *done, char **why);
 
 /* The cut recorded in elf (a linked file opened with elfobj); all 0 when
    it has no record or the record is empty. */

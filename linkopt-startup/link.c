@@ -61,6 +61,7 @@ void link_find_tools(struct startup_job *job)
 	static const char *const deporder[] = { "deporder", "../deporder/deporder", NULL };
 	static const char *const prefetch[] = { "../lib/linkopt/linkopt-prefetch.o",
 						"../prefetch/linkopt-prefetch.o", NULL };
+	static const char *const cut[] = { "../lib/linkopt/linkopt-cut.o", "../prefetch/linkopt-cut.o", NULL };
 	static const char *const bolt[] = { "linkopt-bolt", "../linkopt-bolt/linkopt-bolt", NULL };
 	static const char *const pfstat[] = { "pfstat", "../pfstat/pfstat", NULL };
 	char exe[PATH_MAX], *own;
@@ -73,6 +74,7 @@ void link_find_tools(struct startup_job *job)
 	job->tools.pagein = beside(own, pagein);
 	job->tools.deporder = beside(own, deporder);
 	job->tools.prefetch = beside(own, prefetch);
+	job->tools.cut = beside(own, cut);
 	job->tools.bolt = beside(own, bolt);
 	job->tools.pfstat = beside(own, pfstat);
 	if (!job->tools.pagein || !job->tools.deporder)

@@ -26,7 +26,7 @@ static struct {
 	const char *dir, *read_ahead_kb, *untraced_segment_kb, *check, *bolt_program, *again, *steady;
 	struct cli_list outputs, workloads, held;
 	int linker, placement;
-	bool relr, bolt, trace_children, report, verify, undo, pgo_built, no_relr, no_bolt, no_segments, no_cross, measure_all;
+	bool relr, bolt, trace_children, report, verify, undo, pgo_built, no_relr, no_bolt, no_segments, no_cut, no_cross, measure_all;
 	unsigned long tolerance;
 	bool tolerance_given;
 } opt;
@@ -93,6 +93,9 @@ static const struct cli_option options[] = {
 	{ "--no-segments", 0, CLI_FLAG, &opt.no_segments, 0,
 	  "--placement=best: no candidate with the untraced code in\n"
 	  "segments of its own (+seg16)" },
+	{ "--no-cut", 0, CLI_FLAG, &opt.no_cut, 0,
+	  "--placement=best: no candidate with BOLT's cold code cut\n"
+	  "into mappings of 4 KiB at start-up (+cut4)" },
 	{ "--no-cross", 0, CLI_FLAG, &opt.no_cross, 0,
 	  "--placement=best: choose by the training workloads\n"
 	  "alone, without making the best of each kind again\n"
@@ -507,6 +510,7 @@ static int search_outputs(struct startup_job *job, struct startup_output *output
 		.read_ahead_kb = 128,
 		.no_relr = opt.no_relr,
 		.no_segments = opt.no_segments,
+		.no_cut = opt.no_cut,
 		.no_cross = opt.no_cross,
 		.measure_all = opt.measure_all,
 		.no_bolt = opt.no_bolt,
@@ -545,8 +549,9 @@ int main(int argc, char **argv)
 	}
 	if (opt.placement != PLACEMENT_BEST &&
 	    (opt.workloads.count || opt.held.count || opt.steady || opt.no_relr || opt.no_bolt || opt.no_segments ||
-	     opt.no_cross || opt.measure_all))
-		cli_usage_error("--workload, --held-out, --steady, --no-relr, --no-bolt, --no-segments, --no-cross and --measure-all "
+	     opt.no_cut || opt.no_cross || opt.measure_all))
+		cli_usage_error("--workload, --held-out, --steady, --no-relr, --no-bolt, --no-segments, --no-cut, --no-cross and "
+				"--measure-all "
 				"are for "
 				"--placement=best");
 	if (opt.placement == PLACEMENT_BEST && (opt.relr || opt.bolt))

@@ -97,9 +97,11 @@ char **order_flags(const struct startup_job *job, const struct startup_output *o
 	case LINKER_GNU_LD:
 		flags[0] = xasprintf("-Wl,-T,%s", o->order);
 		/* linkopt-prefetch.o reads the traced range at start-up; BOLT
-		   moves the code it would name */
+		   moves the code it would name: linkopt-cut.o, the cut alone */
 		if (!job->bolt)
 			flags[1] = xstrdup(job->tools.prefetch);
+		else if (job->tools.cut)
+			flags[1] = xstrdup(job->tools.cut);
 		break;
 	case LINKER_GOLD:
 		flags[0] = xstrdup("-fuse-ld=gold");

@@ -12,6 +12,8 @@
 #include "startup.h"
 
 #include "coldstart.h"
+#include "cut.h"
+#include "output.h"
 #include "proc.h"
 #include "record.h"
 #include "util.h"
@@ -24,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 /* One link the candidates are ordered from: the plain link of every
@@ -41,6 +44,12 @@ struct variant {
 	bool bolt_made, bolt_failed;
 	char *bolt_why;
 	char **bolt_inputs, **bolt_orders, ***bolt_flags;
+	/* per output: the copy of bolt_inputs BOLT rewrites and the branch
+	   traces run, its cut record filled (linkopt cut, 4 KiB) so that the
+	   constructor's cut runs in them and BOLT keeps its code hot; the
+	   input itself when it cannot be cut (cut_why says why) */
+	char **bolt_cut_inputs;
+	char *cut_why;
 	struct startup_run *branches, steady_branches;
 	bool has_steady_branches;
 	/* per output: what its BOLT candidates ran natively that the branch
@@ -69,6 +78,8 @@ struct candidate {
 	enum startup_placement placement;
 	bool relr, bolt, new_segment;
 	bool segments;                     /* GNU ld: the untraced code in SEARCH_SEGMENT_KB segments */
+	bool cut;                          /* BOLT: its cold code cut into mappings of SEARCH_CUT_KB
+					      at start-up (else one mapping) */
 	const char *llvm_bolt;             /* NULL: linkopt-bolt's own choice */
 	double steady_weight;              /* the steady workload's profile weight, 0: none */
 	unsigned align_text;               /* BOLT's -align-text, 0: linkopt-bolt's own (64) */
@@ -161,10 +172,10 @@ static char *search_workload_line(const struct search *s)
 		line = more;
 	}
 	/* a search left without some candidates is another search */
-	if (s->so->no_relr || s->so->no_bolt || s->so->no_segments || s->so->no_cross) {
-		char *more = xasprintf("%s without:%s%s%s%s;", line, s->so->no_relr ? " relr" : "",
+	if (s->so->no_relr || s->so->no_bolt || s->so->no_segments || s->so->no_cut || s->so->no_cross) {
+		char *more = xasprintf("%s without:%s%s%s%s%s;", line, s->so->no_relr ? " relr" : "",
 				       s->so->no_bolt ? " bolt" : "", s->so->no_segments ? " segments" : "",
-				       s->so->no_cross ? " cross" : "");
+				       s->so->no_cut ? " cut" : "", s->so->no_cross ? " cross" : "");
 
 		free(line);
 		line = more;
@@ -178,6 +189,10 @@ static char *search_workload_line(const struct search *s)
    SQLite's shell (bench/segments/run) 16 KiB segments cost a warm start
    1.02x to 1.05x, 4 KiB ones 1.13x, and 64 KiB ones cut less. */
 #define SEARCH_SEGMENT_KB "16"
+/* The pieces a +cut candidate cuts BOLT's cold code into at start-up
+   (lib/cut.h): on SQLite's shell (bench/split/run) 4 KiB pieces read
+   least held out (156.0 pages against 189.0 at 16 KiB). */
+#define SEARCH_CUT_KB 4
 
 static struct startup_job job_of(const struct search *s, const struct candidate *c)
 {
@@ -335,6 +350,17 @@ static struct candidate *add_candidate(struct search *s, struct variant *v, enum
 	return c;
 }
 
+/* c made a +cut candidate: BOLT's cold code cut into pieces of
+   SEARCH_CUT_KB at start-up. */
+static void cut_candidate(struct candidate *c)
+{
+	char *name = xasprintf("%s+cut%d", c->name, SEARCH_CUT_KB);
+
+	c->cut = true;
+	free(c->name);
+	c->name = name;
+}
+
 /* The candidates that can matter for the job's linker. */
 static void list_candidates(struct search *s)
 {
@@ -422,6 +448,33 @@ static char *variant_record(const struct startup_job *job, const struct variant 
 	return path;
 }
 
+/* Writes to copy the linked file at path with its cut record filled for
+   pieces of piece bytes (lib/cut.h; CUT_WHOLE: one piece; CUT_TO_TRACE:
+   cut_apply_to_trace; copy may be path); 0, or -1 with *why set. */
+#define CUT_TO_TRACE 0x1000000000000000ull   /* cut_file's piece: cut_apply_to_trace */
+static int cut_file(const char *path, const char *copy, uint64_t piece, char **why)
+{
+	void *map;
+	char *data;
+	size_t size;
+	struct cut done;
+	int r;
+
+	if (map_file(path, &map, &size, why) < 0)
+		return -1;
+	data = xmalloc(size ? size : 1);
+	memcpy(data, map, size);
+	munmap(map, size);
+	r = piece == CUT_TO_TRACE ? cut_apply_to_trace(data, size, path, &done, why)
+				  : cut_apply(data, size, path, piece, &done, why);
+	if (r == 0 && write_executable_atomic(copy, data, size) < 0) {
+		*why = xasprintf("%s: cannot write: %s", copy, strerror(errno));
+		r = -1;
+	}
+	free(data);
+	return r;
+}
+
 /* The data-first link of variant v with --emit-relocs, which each BOLT
    candidate of v rewrites, made and traced with branches once: on the
    training workloads, and on the steady one when there is one. */
@@ -457,7 +510,18 @@ static void make_bolt_input(struct search *s, struct variant *v)
 	free(all.traces);
 	if (v->bolt_failed)
 		return;
-	install(s, v->bolt_inputs);
+	v->bolt_cut_inputs = xcalloc(s->n, sizeof(char *));
+	for (i = 0; i < s->n; i++) {
+		v->bolt_cut_inputs[i] = variant_record(&job, v, v->outputs[i].name, "bolt-input.cut");
+		if (!v->cut_why && cut_file(v->bolt_inputs[i], v->bolt_cut_inputs[i], CUT_TO_TRACE, &v->cut_why) < 0)
+			continue;
+	}
+	if (v->cut_why)
+		for (i = 0; i < s->n; i++) {
+			free(v->bolt_cut_inputs[i]);
+			v->bolt_cut_inputs[i] = xstrdup(v->bolt_inputs[i]);
+		}
+	install(s, v->bolt_cut_inputs);
 	v->branches = xcalloc(s->so->train_count, sizeof(*v->branches));
 	for (w = 0; w < s->so->train_count; w++)
 		free(trace_line(s, s->so->train[w], &v->branches[w], true));
@@ -538,14 +602,31 @@ static bool rewrite(struct search *s, struct candidate *c, size_t index, size_t 
 	argv[k++] = "--no-check";
 	argv[k++] = "-o";
 	argv[k++] = c->files[i];
-	argv[k++] = c->ordered[i];
+	argv[k++] = v->bolt_cut_inputs[i];
 	unlink(log);
 	say(s, "%s: rewriting with %s%s", s->outputs[i].name, c->llvm_bolt,
 	    native ? ", every block of what ran natively kept hot" : "");
-	if (proc_exec(&request, &result) != 0)
+	if (proc_exec(&request, &result) != 0) {
 		candidate_fail(c, "%s: linkopt-bolt failed (%s; see %s)", s->outputs[i].name,
 			       proc_describe(result.status), log);
-	else
+	} else if (!v->cut_why) {
+		/* the record BOLT copied describes the input: made again for
+		   BOLT's own layout, its cold code a mapping of its own, cut
+		   into pieces for +cut (the path the traces ran) */
+		char *why;
+
+		if (cut_file(c->files[i], c->files[i], c->cut ? SEARCH_CUT_KB * 1024 : CUT_WHOLE, &why) < 0) {
+			if (c->cut) {
+				candidate_fail(c, "%s", why);
+			} else if (cut_file(c->files[i], c->files[i], 0, &why) < 0) {
+				candidate_fail(c, "%s", why);
+			}
+			free(why);
+		}
+	} else if (c->cut) {
+		candidate_fail(c, "%s", v->cut_why);
+	}
+	if (!c->failed)
 		link_build_id(c->files[i], c->build_id[i], sizeof(c->build_id[i]));
 out:
 	for (t = 0; t < n_owned; t++)
@@ -1396,7 +1477,8 @@ static void cross_candidate(struct search *s, struct candidate *c, size_t index)
 		v.tag = tag;
 		v.bolt_made = v.bolt_failed = v.has_steady_branches = false;
 		v.bolt_why = NULL;
-		v.bolt_inputs = v.bolt_orders = NULL;
+		v.bolt_inputs = v.bolt_orders = v.bolt_cut_inputs = NULL;
+		v.cut_why = NULL;
 		v.bolt_flags = NULL;
 		v.branches = NULL;
 		memset(&v.steady_branches, 0, sizeof(v.steady_branches));
@@ -1450,19 +1532,22 @@ static void cross_candidate(struct search *s, struct candidate *c, size_t index)
 }
 
 /* The kind of layout c is, which a start-up it was not made from can
-   find out: rewritten by BOLT (2), its untraced code in segments (1),
-   neither (0). */
+   find out: rewritten by BOLT with its cold code cut in pieces (3), by
+   BOLT (2), its untraced code in segments (1), neither (0).  The cut
+   reads what its BOLT twin reads on the workloads it was made from: only
+   a start-up it was not made from tells them apart. */
 static int kind_of(const struct candidate *c)
 {
-	return c->bolt ? 2 : c->segments ? 1 : 0;
+	return c->bolt ? (c->cut ? 3 : 2) : c->segments ? 1 : 0;
 }
+#define KINDS 4
 
 /* Cross (cross_candidate) the best eligible candidate of each kind, in
    the order ranked (judged), when the training workloads are two or more
    and two kinds or more were made. */
 static void cross_kinds(struct search *s, struct candidate **ranked)
 {
-	struct candidate *best[3] = { NULL, NULL, NULL };
+	struct candidate *best[KINDS] = { NULL };
 	size_t i, kinds = 0;
 
 	if (s->so->no_cross || s->so->train_count < 2)
@@ -1474,7 +1559,7 @@ static void cross_kinds(struct search *s, struct candidate **ranked)
 		}
 	if (kinds < 2)
 		return;
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < KINDS; i++)
 		if (best[i])
 			cross_candidate(s, best[i], (size_t)(best[i] - s->candidates));
 	s->crossed = true;
@@ -1574,6 +1659,9 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 		add_candidate(&s, base.variant, base.placement, true, base.llvm_bolt, false, 0, 4096, false);
 		if (so->steady)
 			add_candidate(&s, base.variant, base.placement, true, base.llvm_bolt, false, 0.01, 0, false);
+		if (!so->no_cut)
+			cut_candidate(add_candidate(&s, base.variant, base.placement, true, base.llvm_bolt, false, 0, 0,
+						    false));
 		for (i = first_refined; i < s.count; i++)
 			try_candidate(&s, &s.candidates[i], i);
 	}
@@ -1631,7 +1719,7 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 		so->measure_all ? "every candidate scored" : "the model's best three", so->train_count, so->held_count,
 		steady_note, proc_now() - start);
 	if (s.crossed)
-		fprintf(out, "(cross: the best of each kind (BOLT, segments, neither) made again without each training "
+		fprintf(out, "(cross: the best of each kind (BOLT cut, BOLT, segments, neither) made again without each training "
 			"workload in turn, from the others' traces, and scored on it by the model: the mean over them; "
 			"the one that reads least is chosen)\n");
 	if (s.native_why)

@@ -28,7 +28,7 @@ extern const char *const startup_placement_names[];
 
 /* The programs and the object the pipeline runs and links. */
 struct startup_tools {
-	char *pagein, *deporder, *prefetch, *bolt, *pfstat;
+	char *pagein, *deporder, *prefetch, *cut, *bolt, *pfstat;
 };
 
 /* What linkopt-startup was asked to do. */
@@ -255,6 +255,7 @@ struct search_options {
 	const char *steady;               /* a steady-state workload timed, or NULL */
 	unsigned long read_ahead_kb;      /* the model's and the measurement's */
 	bool no_relr, no_bolt, no_segments, quiet;
+	bool no_cut;                      /* no +cut candidate */
 	bool no_cross;                    /* the best of each kind not made again without each
 					     training workload (cross) */
 	bool measure_all;                 /* a real cold start of every candidate scored */

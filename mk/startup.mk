@@ -51,9 +51,10 @@
 # ordered outputs; STARTUP_LLVM_BOLT: the llvm-bolt it runs);
 # STARTUP_CHECK = a shell line that must print the same
 # with the ordered outputs; STARTUP_BEST_WITHOUT = relr bolt segments
-# cross (any of them) leaves those candidates, or the cross, out of
+# cut cross (any of them) leaves those candidates, or the cross, out of
 # best's search (relr: a target whose glibc is older than 2.36;
-# linkopt-startup's --no-relr, --no-bolt, --no-segments, --no-cross).  Each is linkopt-startup's option of that name.
+# linkopt-startup's --no-relr, --no-bolt, --no-segments, --no-cut,
+# --no-cross).  Each is linkopt-startup's option of that name.
 
 LINKOPT ?= $(dir $(lastword $(MAKEFILE_LIST))).
 startup_default_goal := $(.DEFAULT_GOAL)
@@ -96,8 +97,8 @@ ifeq ($(shell expr '$(STARTUP_READ_AHEAD_KB)' : '[0-9][0-9]*$$'),0)
 $(error mk/startup.mk: STARTUP_READ_AHEAD_KB = $(STARTUP_READ_AHEAD_KB): not a number of KiB)
 endif
 endif
-ifneq ($(filter-out relr bolt segments cross,$(STARTUP_BEST_WITHOUT)),)
-$(error mk/startup.mk: STARTUP_BEST_WITHOUT = $(STARTUP_BEST_WITHOUT): not relr, bolt, segments or cross)
+ifneq ($(filter-out relr bolt segments cut cross,$(STARTUP_BEST_WITHOUT)),)
+$(error mk/startup.mk: STARTUP_BEST_WITHOUT = $(STARTUP_BEST_WITHOUT): not relr, bolt, segments, cut or cross)
 endif
 ifneq ($(and $(strip $(STARTUP_BEST_WITHOUT)),$(filter-out best,$(STARTUP_PLACEMENT))),)
 $(error mk/startup.mk: STARTUP_BEST_WITHOUT is for STARTUP_PLACEMENT = best)

@@ -27,6 +27,7 @@
 
 #define PIECE 65536
 
+#ifndef LINKOPT_CUT_ONLY
 extern const char __linkopt_hot_start[] __attribute__((weak, visibility("hidden")));
 extern const char __linkopt_hot_end[] __attribute__((weak, visibility("hidden")));
 extern const char __linkopt_hot_head_end[] __attribute__((weak, visibility("hidden")));
@@ -45,7 +46,9 @@ __attribute__((section(".text.linkopt_prefetch"))) static void prefetch(uintptr_
 		(void)madvise((void *)start, end - start < piece ? end - start : piece, MADV_WILLNEED);
 }
 
-/* Zero as linked; lib/cut.c's cut_write fills it in the linked file.
+#endif
+
+/* Zero as linked; lib/cut.c's cut_apply fills it in the linked file.
    volatile: read from memory, never folded to the zeros it has here. */
 __attribute__((used, aligned(8))) static const volatile struct cut_record linkopt_cut = { CUT_MAGIC, 0, 0, 0 };
 
@@ -72,6 +75,24 @@ __attribute__((section(".text.linkopt_prefetch"))) static void cut(long page)
 			(void)madvise((void *)at, end - at < piece ? end - at : piece, MADV_RANDOM);
 }
 
+#ifdef LINKOPT_CUT_ONLY
+/* The end of the traced code, which deporder's script defines when a
+   file refers to it (PROVIDE): where linkopt cut starts the range of the
+   link BOLT rewrites. */
+extern const char __linkopt_hot_end[] __attribute__((weak, visibility("hidden")));
+
+/* linkopt-cut.o: the cut alone, for a link BOLT rewrites (BOLT moves the
+   code the prefetch's range would name).  Named as the prefetch's
+   constructor, which the cold-start model finds in a trace. */
+__attribute__((constructor(101), section(".text.linkopt_prefetch"))) static void linkopt_prefetch(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	__asm__ volatile("" : : "r"(__linkopt_hot_end));
+	if (page > 0)
+		cut(page);
+}
+#else
 /* In a section of its own, which deporder's GNU ld script places inside
    the traced range (lib/emit.h: EMIT_PREFETCH_SECTION): it runs at
    every start-up. */
@@ -91,3 +112,4 @@ __attribute__((constructor(101), section(".text.linkopt_prefetch"))) static void
 		prefetch(start, end, page);
 	}
 }
+#endif

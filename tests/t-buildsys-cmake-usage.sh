@@ -71,7 +71,7 @@ grep -rq -- '--placement=data-first.*--relr.*--bolt.*--llvm-bolt=llvm-bolt-22.*-
 refused 'linkopt_startup(TARGET prog PLACEMENT data-first LINKER lld RUN $<TARGET_FILE:prog>)' \
 	'linkopt_startup: PLACEMENT data-first is a GNU ld script: it needs LINKER gnu-ld'
 refused 'linkopt_startup(TARGET prog PLACEMENT best BEST_WITHOUT relr pgo RUN $<TARGET_FILE:prog>)' \
-	'linkopt_startup: BEST_WITHOUT pgo: not relr, bolt, segments or cross'
+	'linkopt_startup: BEST_WITHOUT pgo: not relr, bolt, segments, cut or cross'
 refused 'linkopt_startup(TARGET prog PLACEMENT cold-start BEST_WITHOUT bolt RUN $<TARGET_FILE:prog>)' \
 	'linkopt_startup: BEST_WITHOUT is for PLACEMENT best'
 configure 'linkopt_startup(TARGET prog PLACEMENT best BEST_WITHOUT segments bolt RUN $<TARGET_FILE:prog>)'

@@ -53,7 +53,7 @@ expect_grep 'STARTUP_PLACEMENT = fastest: not one of head cold-start data-first 
 status=0
 make -s startup STARTUP_PLACEMENT=best STARTUP_BEST_WITHOUT=pgo > bad.out 2>&1 || status=$?
 ((status != 0)) || fail "STARTUP_BEST_WITHOUT=pgo was taken"
-expect_grep 'STARTUP_BEST_WITHOUT = pgo: not relr, bolt, segments or cross' bad.out
+expect_grep 'STARTUP_BEST_WITHOUT = pgo: not relr, bolt, segments, cut or cross' bad.out
 status=0
 make -s startup STARTUP_PLACEMENT=head STARTUP_BEST_WITHOUT=bolt > bad.out 2>&1 || status=$?
 ((status != 0)) || fail "STARTUP_BEST_WITHOUT without best was taken"

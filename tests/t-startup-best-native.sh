@@ -100,6 +100,14 @@ while read -r line; do
 		fail "a BOLT candidate did not keep what ran natively: $line"
 done <<< "$bolt_rows"
 grep -q 'ran natively and in no trace (convert' <<< "$bolt_rows" || fail "convert was not found running natively"
+# the best BOLT candidate again with its cold code cut into 4 KiB
+# mappings at start-up (+cut4): made and scored; the cut copies of the
+# link BOLT rewrites are not left behind
+grep -E '^[ *] data-first\+(relr\+)?bolt-[0-9]+\+cut4 +[0-9]' best.out > cut.row ||
+	fail "no +cut4 candidate was made: $(grep cut4 best.out)"
+for f in "$dir"/prog.search*.bolt-input.cut; do
+	[[ -e $f ]] && fail "the search left $f"
+done
 chosen=$(sed -n 's/^chosen: \([^:]*\):.*/\1/p' best.out)
 [[ -n $chosen ]] || fail "nothing chosen: $(cat best.out)"
 # a tie (the program has next to no relocations: relr changes no page)
