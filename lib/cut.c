@@ -1,10 +1,13 @@
 #include "cut.h"
 #include "elfobj.h"
+#include "output.h"
 #include "util.h"
 
 #include <elf.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define PAGE 4096
 
@@ -134,7 +137,23 @@ int cut_apply(void *image, size_t size, const char *name, uint64_t piece, struct
 	return apply(image, size, name, piece, false, done, why);
 }
 
-int cut_apply_to_trace(void *image, size_t size, const char *name, struct cut *done, char **why)
+int cut_file(const char *path, const char *out, uint64_t piece, bool to_trace, struct cut *done, char **why)
 {
-	return apply(image, size, name, PAGE, true, done, why);
+	void *map;
+	char *data;
+	size_t size;
+	int r;
+
+	if (map_file(path, &map, &size, why) < 0)
+		return -1;
+	data = xmalloc(size ? size : 1);
+	memcpy(data, map, size);
+	munmap(map, size);
+	r = apply(data, size, path, to_trace ? PAGE : piece, to_trace, done, why);
+	if (r == 0 && write_executable_atomic(out, data, size) < 0) {
+		*why = xasprintf("%s: cannot write: %s", out, strerror(errno));
+		r = -1;
+	}
+	free(data);
+	return r;
 }

@@ -56,12 +56,16 @@ struct cut {
    nothing after it to cut. */
 int cut_apply(void *image, size_t size, const char *name, uint64_t piece, struct cut *done, char **why);
 
-/* cut_apply for a file to be traced before BOLT rewrites it, so that the
+/* cut_apply on the linked file at path, or with to_trace (piece unused)
+   the cut of a file to be traced before BOLT rewrites it, so that the
    constructor's cut runs in the traces and BOLT keeps its code hot (a cut
    of BOLT's output that BOLT left cold would run, and fault a window in,
    before it cut): 4 KiB pieces, and when nothing follows the traced code
-   in its segment, its last page. */
-int cut_apply_to_trace(void *image, size_t size, const char *name, struct cut *done, char **why);
+   in its segment, its last page; the file written whole to out by the
+   output rule (lib/output.h; out may be path, replaced through a
+   temporary file; a new file is executable); 0, or -1 with *why set and
+   nothing written. */
+int cut_file(const char *path, const char *out, uint64_t piece, bool to_trace, struct cut *done, char **why);
 
 /* The cut recorded in elf (a linked file opened with elfobj); all 0 when
    it has no record or the record is empty. */

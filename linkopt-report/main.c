@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 
 enum scale { SCALE_TIME, SCALE_ORDER };
@@ -368,9 +367,8 @@ static const struct cli_command cut_command = {
 
 static int run_cut(int argc, char **argv)
 {
-	char **files, *why, *data;
+	char **files, *why;
 	const char *out;
-	size_t size;
 	struct cut done;
 
 	if (cli_parse(&cut_command, argc, argv, &files) != 1)
@@ -378,26 +376,14 @@ static int run_cut(int argc, char **argv)
 	out = c.out ? c.out : files[0];
 	if (c.out)
 		output_input(files[0]);
-	{
-		void *map;
-
-		if (map_file(files[0], &map, &size, &why) < 0)
-			fatal("%s", why);
-		data = xmalloc(size ? size : 1);
-		memcpy(data, map, size);
-		munmap(map, size);
-	}
-	if (cut_apply(data, size, files[0], c.clear ? 0 : (uint64_t)c.kb * 1024, &done, &why) < 0)
+	if (cut_file(files[0], out, c.clear ? 0 : (uint64_t)c.kb * 1024, false, &done, &why) < 0)
 		fatal("%s", why);
-	if (write_executable_atomic(out, data, size) < 0)
-		fatal("%s: cannot write: %s", out, strerror(errno));
 	if (done.piece)
 		printf("%s: 0x%llx-0x%llx cut into %llu mappings of %lu KiB at start-up\n", out,
 		       (unsigned long long)done.start, (unsigned long long)done.end,
 		       (unsigned long long)((done.end - done.start + done.piece - 1) / done.piece), c.kb);
 	else
 		printf("%s: no cut\n", out);
-	free(data);
 	stdout_close_or_die();
 	return EXIT_OK;
 }

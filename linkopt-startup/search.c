@@ -26,7 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 /* One link the candidates are ordered from: the plain link of every
@@ -448,31 +447,12 @@ static char *variant_record(const struct startup_job *job, const struct variant 
 	return path;
 }
 
-/* Writes to copy the linked file at path with its cut record filled for
-   pieces of piece bytes (lib/cut.h; CUT_WHOLE: one piece; CUT_TO_TRACE:
-   cut_apply_to_trace; copy may be path); 0, or -1 with *why set. */
-#define CUT_TO_TRACE 0x1000000000000000ull   /* cut_file's piece: cut_apply_to_trace */
-static int cut_file(const char *path, const char *copy, uint64_t piece, char **why)
+/* cut_file on the search's own file path, written to copy. */
+static int cut_copy(const char *path, const char *copy, uint64_t piece, bool to_trace, char **why)
 {
-	void *map;
-	char *data;
-	size_t size;
 	struct cut done;
-	int r;
 
-	if (map_file(path, &map, &size, why) < 0)
-		return -1;
-	data = xmalloc(size ? size : 1);
-	memcpy(data, map, size);
-	munmap(map, size);
-	r = piece == CUT_TO_TRACE ? cut_apply_to_trace(data, size, path, &done, why)
-				  : cut_apply(data, size, path, piece, &done, why);
-	if (r == 0 && write_executable_atomic(copy, data, size) < 0) {
-		*why = xasprintf("%s: cannot write: %s", copy, strerror(errno));
-		r = -1;
-	}
-	free(data);
-	return r;
+	return cut_file(path, copy, piece, to_trace, &done, why);
 }
 
 /* The data-first link of variant v with --emit-relocs, which each BOLT
@@ -513,7 +493,7 @@ static void make_bolt_input(struct search *s, struct variant *v)
 	v->bolt_cut_inputs = xcalloc(s->n, sizeof(char *));
 	for (i = 0; i < s->n; i++) {
 		v->bolt_cut_inputs[i] = variant_record(&job, v, v->outputs[i].name, "bolt-input.cut");
-		if (!v->cut_why && cut_file(v->bolt_inputs[i], v->bolt_cut_inputs[i], CUT_TO_TRACE, &v->cut_why) < 0)
+		if (!v->cut_why && cut_copy(v->bolt_inputs[i], v->bolt_cut_inputs[i], 0, true, &v->cut_why) < 0)
 			continue;
 	}
 	if (v->cut_why)
@@ -615,10 +595,10 @@ static bool rewrite(struct search *s, struct candidate *c, size_t index, size_t 
 		   into pieces for +cut (the path the traces ran) */
 		char *why;
 
-		if (cut_file(c->files[i], c->files[i], c->cut ? SEARCH_CUT_KB * 1024 : CUT_WHOLE, &why) < 0) {
+		if (cut_copy(c->files[i], c->files[i], c->cut ? SEARCH_CUT_KB * 1024 : CUT_WHOLE, false, &why) < 0) {
 			if (c->cut) {
 				candidate_fail(c, "%s", why);
-			} else if (cut_file(c->files[i], c->files[i], 0, &why) < 0) {
+			} else if (cut_copy(c->files[i], c->files[i], 0, false, &why) < 0) {
 				candidate_fail(c, "%s", why);
 			}
 			free(why);

@@ -2,7 +2,7 @@
 # The toolkit's one rule for output files (lib/output.h; OUTPUT FILES in
 # linkopt(1)), the same hostile cases applied to every tool that writes a
 # file: deporder --out, likely-check profile -o, linkopt report -o,
-# pagein --output, linkopt-bolt -o.  For each tool:
+# linkopt cut -o, pagein --output, linkopt-bolt -o.  For each tool:
 #   - a symbolic link at the output is replaced, and what it led to is
 #     left as it was;
 #   - a link planted at OUTPUT.tmp (and at every name pagein could
@@ -30,6 +30,8 @@ done
 cp "$TESTDIR/bolt-prog.c" prog.c
 gcc -O2 -g -Wl,--emit-relocs -Wl,--build-id -o prog prog.c || fail "cannot build prog"
 ./prog 10 > prog.expected || fail "prog does not run"
+# linkopt cut's input: linked with linkopt-prefetch.o, whose record it writes
+gcc -O2 -o cutprog prog.c "$TOP/prefetch/linkopt-prefetch.o" || fail "cannot build cutprog"
 printf 'int main(void) { return 0; }\n' > m.c
 cc_obj m.o m.c
 : > nohints.c
@@ -69,10 +71,11 @@ gcc -O1 -fPIC -shared -o hold.so hold.c || fail "cannot build the shim"
 HOLD=$PWD/hold.so
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
 
-tools=(deporder likely-check report pagein linkopt-bolt)
+tools=(deporder likely-check report cut pagein linkopt-bolt)
 
 # the input each tool reads, as it is named on its command line
-declare -A input=([deporder]=m.o [likely-check]=nohints.c [report]=prog.trace [pagein]=prog [linkopt-bolt]=prog)
+declare -A input=([deporder]=m.o [likely-check]=nohints.c [report]=prog.trace [cut]=cutprog [pagein]=prog
+	[linkopt-bolt]=prog)
 
 # command TOOL OUT: the command that makes TOOL write OUT (in COMMAND)
 command_for() {
@@ -80,6 +83,7 @@ command_for() {
 	deporder) COMMAND=("$DEPORDER" -q --out "$2" -e main m.o) ;;
 	likely-check) COMMAND=("$LC" profile --output "$2" nohints.c) ;;
 	report) COMMAND=("$LINKOPT" report prog.trace -o "$2") ;;
+	cut) COMMAND=("$LINKOPT" cut --clear -o "$2" cutprog) ;;
 	pagein) COMMAND=("$PAGEIN" --output="$2" -- ./prog 10) ;;
 	linkopt-bolt) COMMAND=("$LB" -q --bolt "$PWD/fake-bolt" --fdata prog.fdata --no-check -o "$2" ./prog) ;;
 	esac
@@ -104,6 +108,7 @@ valid() {
 	deporder) grep -qx m.o "$2" ;;
 	likely-check) grep -qx 'source profile' "$2" ;;
 	report) grep -q '<html' "$2" ;;
+	cut) [[ $(/lib64/ld-linux-x86-64.so.2 "./$2" 10) == "$(cat prog.expected)" ]] ;;
 	pagein) [[ $(tail -n 1 "$2") == '# end' ]] ;;
 	linkopt-bolt)   # (a replaced 0640 file keeps its mode: run through the loader)
 		[[ $(/lib64/ld-linux-x86-64.so.2 "./$2" 10) == "$(cat prog.expected)" ]] ;;
@@ -125,7 +130,7 @@ mode_of() {
 # new_mode TOOL UMASK: the mode a new output of TOOL gets
 new_mode() {
 	local base=666
-	[[ $1 == linkopt-bolt ]] && base=777
+	[[ $1 == linkopt-bolt || $1 == cut ]] && base=777
 	printf '%o\n' $((8#$base & ~8#$2))
 }
 
@@ -166,7 +171,7 @@ interrupt() {
 
 for tool in "${tools[@]}"; do
 	mkdir "$tool" && cd "$tool" || fail "mkdir $tool"
-	cp -p ../prog ../prog.expected ../m.o ../nohints.c ../prog.trace ../prog.fdata ../sleeper ../fake-bolt .
+	cp -p ../prog ../prog.expected ../m.o ../nohints.c ../prog.trace ../prog.fdata ../sleeper ../fake-bolt ../cutprog .
 	in=${input[$tool]}
 	cp -p "$in" pristine
 	echo "somebody else's" > victim
