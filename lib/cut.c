@@ -92,6 +92,7 @@ static const char *cut_range(const struct elf_object *elf, bool any_page, uint64
 	return NULL;
 }
 
+/* cut_file's work on the file's bytes, image (left as it was on failure). */
 static int apply(void *image, size_t size, const char *name, uint64_t piece, bool any_page, struct cut *done,
 		 char **why)
 {
@@ -110,7 +111,8 @@ static int apply(void *image, size_t size, const char *name, uint64_t piece, boo
 	if (elfobj_open_linked(&elf, name, image, size, why) < 0)
 		return -1;
 	if (!record_place(&elf, &offset, &address))
-		missing = "no cut record in it (linkopt_cut: it was not linked with linkopt-prefetch.o, or is stripped)";
+		missing = "no cut record in it (linkopt_cut: it was linked with neither linkopt-prefetch.o nor "
+			  "linkopt-cut.o, or is stripped)";
 	else if (piece)
 		missing = cut_range(&elf, any_page, &start, &end, why);
 	elfobj_close(&elf);
@@ -130,11 +132,6 @@ static int apply(void *image, size_t size, const char *name, uint64_t piece, boo
 	}
 	memcpy((char *)image + offset, &r, sizeof(r));
 	return 0;
-}
-
-int cut_apply(void *image, size_t size, const char *name, uint64_t piece, struct cut *done, char **why)
-{
-	return apply(image, size, name, piece, false, done, why);
 }
 
 int cut_file(const char *path, const char *out, uint64_t piece, bool to_trace, struct cut *done, char **why)

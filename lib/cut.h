@@ -6,7 +6,7 @@
    --untraced-segment-kb makes the pieces PT_LOAD segments at the link;
    the cut makes them at start-up instead, and so reaches code no link
    script places: BOLT's cold code.  linkopt-prefetch.o holds a record,
-   zero (no cut) as linked; cut_write fills it in a linked file with the
+   zero (no cut) as linked; cut_file fills it in a linked file with the
    range and the piece size, and the prefetch's constructor, before its
    prefetch, gives every piece of the range a mapping of its own
    (madvise(MADV_RANDOM) on every other piece: on Linux 6.18 the advice
@@ -40,31 +40,26 @@ struct cut {
 	uint64_t start, end, piece;        /* piece 0: none */
 };
 
-/* cut_apply's piece for one piece: the range a mapping of its own, apart
+/* cut_file's piece for one piece: the range a mapping of its own, apart
    from the traced code before it, and not cut further. */
 #define CUT_WHOLE UINT64_MAX
 
-/* Fills the record of the linked file image (size bytes; name for
-   messages) with the range to cut and piece (a multiple of the page
-   size): from the end of its traced code (BOLT's __hot_end when it has
-   one, else deporder's script's __linkopt_hot_end), rounded up to a page,
-   to the end of the file bytes of the executable segment that holds it,
-   rounded down; piece 0 empties the record, CUT_WHOLE makes the range
-   one piece.  *done: what it recorded.
-   0, or -1 with *why set and image unchanged: not ELF, no record (not
-   linked with linkopt-prefetch.o, or stripped), no end of traced code,
-   nothing after it to cut. */
-int cut_apply(void *image, size_t size, const char *name, uint64_t piece, struct cut *done, char **why);
-
-/* cut_apply on the linked file at path, or with to_trace (piece unused)
-   the cut of a file to be traced before BOLT rewrites it, so that the
-   constructor's cut runs in the traces and BOLT keeps its code hot (a cut
-   of BOLT's output that BOLT left cold would run, and fault a window in,
-   before it cut): 4 KiB pieces, and when nothing follows the traced code
-   in its segment, its last page; the file written whole to out by the
-   output rule (lib/output.h; out may be path, replaced through a
-   temporary file; a new file is executable); 0, or -1 with *why set and
-   nothing written. */
+/* Fills the record of the linked file at path with the range to cut and
+   piece (a multiple of the page size): from the end of its traced code
+   (BOLT's __hot_end when it has one, else deporder's script's
+   __linkopt_hot_end), rounded up to a page, to the end of the file bytes
+   of the executable segment that holds it, rounded down; piece 0 empties
+   the record, CUT_WHOLE makes the range one piece.  With to_trace (piece
+   unused), the cut of a file to be traced before BOLT rewrites it, so
+   that the constructor's cut runs in the traces and BOLT keeps its code
+   hot (a cut of BOLT's output that BOLT left cold would run, and fault a
+   window in, before it cut): 4 KiB pieces, and when nothing follows the
+   traced code in its segment, its last page.  The file is written whole
+   to out by the output rule (lib/output.h; out may be path, replaced
+   through a temporary file; a new file is executable).  *done: what it
+   recorded.  0, or -1 with *why set and nothing written: not ELF, no
+   record (not linked with linkopt-prefetch.o or linkopt-cut.o, or
+   stripped), no end of traced code, nothing after it to cut. */
 int cut_file(const char *path, const char *out, uint64_t piece, bool to_trace, struct cut *done, char **why);
 
 /* The cut recorded in elf (a linked file opened with elfobj); all 0 when

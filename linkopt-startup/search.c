@@ -493,8 +493,8 @@ static void make_bolt_input(struct search *s, struct variant *v)
 	v->bolt_cut_inputs = xcalloc(s->n, sizeof(char *));
 	for (i = 0; i < s->n; i++) {
 		v->bolt_cut_inputs[i] = variant_record(&job, v, v->outputs[i].name, "bolt-input.cut");
-		if (!v->cut_why && cut_copy(v->bolt_inputs[i], v->bolt_cut_inputs[i], 0, true, &v->cut_why) < 0)
-			continue;
+		if (!v->cut_why)
+			cut_copy(v->bolt_inputs[i], v->bolt_cut_inputs[i], 0, true, &v->cut_why);
 	}
 	if (v->cut_why)
 		for (i = 0; i < s->n; i++) {

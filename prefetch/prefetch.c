@@ -48,7 +48,7 @@ __attribute__((section(".text.linkopt_prefetch"))) static void prefetch(uintptr_
 
 #endif
 
-/* Zero as linked; lib/cut.c's cut_apply fills it in the linked file.
+/* Zero as linked; lib/cut.c's cut_file fills it in the linked file.
    volatile: read from memory, never folded to the zeros it has here. */
 __attribute__((used, aligned(8))) static const volatile struct cut_record linkopt_cut = { CUT_MAGIC, 0, 0, 0 };
 
