@@ -140,6 +140,29 @@ run_status results.out "$TOP/bench/results-check" "$TOP/bench/RESULTS.md"
 run_status sourced.out "$TOP/bench/results-check" --sourced-only "$TOP/README.md" "$TOP"/docs/*.md
 ((RUN_STATUS == 0)) || fail "bench/results-check --sourced-only README.md docs/*.md: $(status_name "$RUN_STATUS"): $(cat sourced.out.err)"
 
+# results-check itself: a figure its Source holds passes, one it does not
+# (or written another way: 309.30 is not 309.3) is named with its line, and
+# a Source that cannot be read fails.
+src=bench/best/results-default-a.txt
+grep -qF '309.3' "$TOP/$src" || fail "$src no longer holds 309.3: pick another figure for this check"
+grep -qF '987.654' "$TOP/$src" && fail "$src holds 987.654: pick another missing figure for this check"
+section() { # TITLE SOURCE ROW
+	printf '## %s\n\nCommand: `bench/best/run`\nSource: `%s`\nMeasured: today\nMachine: this\n\n| a | b |\n|---|---|\n| row | %s |\n' "$1" "$2" "$3"
+}
+section right "$src" '309.3 pages' > right.md
+section wrong "$src" '309.3 and 987.654' > wrong.md
+section respelled "$src" '309.30' > respelled.md
+section unread "$src at 0000000" '309.3' > unread.md
+run_status rc-right.out "$TOP/bench/results-check" right.md
+((RUN_STATUS == 0)) || fail "results-check refused a figure its source holds: $(cat rc-right.out.err)"
+for case in wrong:987.654 respelled:309.30 unread:cannot; do
+	run_status "rc-${case%%:*}.out" "$TOP/bench/results-check" "${case%%:*}.md"
+	((RUN_STATUS == 1)) || fail "results-check on ${case%%:*}.md: $(status_name "$RUN_STATUS"), not 1"
+	expect_grep "${case#*:}" "rc-${case%%:*}.out.err" "results-check on ${case%%:*}.md"
+done
+expect_grep 'wrong.md:10: 987.654 is not in' rc-wrong.out.err "the line of the figure not found"
+expect_no_grep ': 309.3 is not' rc-wrong.out.err "a figure the source holds"
+
 # Every man page is clean: a warning is a failure.
 : > groff.out
 while read -r page; do
