@@ -108,6 +108,17 @@ grep -E '^[ *] data-first\+(relr\+)?bolt-[0-9]+\+cut4 +[0-9]' best.out > cut.row
 for f in "$dir"/prog.search*.bolt-input.cut; do
 	[[ -e $f ]] && fail "the search left $f"
 done
+# the cut is a kind of its own in the cross: it reads what its BOLT twin
+# reads on the workloads it was made from, so only a start-up it was not
+# made from tells them apart, and both are crossed (as one kind, the twin
+# ranked first would be crossed alone and the cut never chosen by it)
+cut_name=$(awk '{ if ($1 == "*") $1 = ""; $0 = $0; print $1 }' cut.row)
+cross_of() { awk -v name="$1" '{ if ($1 == "*") $1 = ""; $0 = $0 } $1 == name { print $8 }' best.out; }
+for name in "$cut_name" "${cut_name%+cut4}"; do
+	[[ $(cross_of "$name") =~ ^[0-9]+(\.[0-9]+)?$ ]] ||
+		fail "$name was not crossed (cross column '$(cross_of "$name")'): the cut and its BOLT twin are kinds of their own"
+done
+expect_grep '^\(cross: the best of each kind \(BOLT cut, BOLT,' best.out "the cross's footnote"
 chosen=$(sed -n 's/^chosen: \([^:]*\):.*/\1/p' best.out)
 [[ -n $chosen ]] || fail "nothing chosen: $(cat best.out)"
 # a tie (the program has next to no relocations: relr changes no page)
