@@ -92,6 +92,26 @@ static const char *cut_range(const struct elf_object *elf, bool any_page, uint64
 	return NULL;
 }
 
+/* The cut's own code (prefetch/prefetch.c: the constructor
+   linkopt_prefetch, linkopt_cut_pieces when not inlined, and the parts
+   BOLT or gcc split off them, linkopt_prefetch.cold...) inside [start,
+   end): its first symbol there, or NULL. */
+static const struct elf_symbol *self_in(const struct elf_object *elf, uint64_t start, uint64_t end)
+{
+	size_t k;
+
+	for (k = 0; k < elf->symbol_count; k++) {
+		const struct elf_symbol *sym = &elf->symbols[k];
+
+		if (sym->type != STT_FUNC || sym->shndx == SHN_UNDEF || !sym->name ||
+		    (strncmp(sym->name, "linkopt_prefetch", 16) && strncmp(sym->name, "linkopt_cut_pieces", 18)))
+			continue;
+		if (sym->value < end && sym->value + (sym->size ? sym->size : 1) > start)
+			return sym;
+	}
+	return NULL;
+}
+
 /* cut_file's work on the file's bytes, image (left as it was on failure). */
 static int apply(void *image, size_t size, const char *name, uint64_t piece, bool any_page, struct cut *done,
 		 char **why)
@@ -115,6 +135,15 @@ static int apply(void *image, size_t size, const char *name, uint64_t piece, boo
 			  "linkopt-cut.o, or is stripped)";
 	else if (piece)
 		missing = cut_range(&elf, any_page, &start, &end, why);
+	if (piece && !missing && !*why) {
+		const struct elf_symbol *self = self_in(&elf, start, end);
+
+		if (self) {
+			done->self_at = self->value;
+			done->self_name = strncmp(self->name, "linkopt_prefetch", 16) ? "linkopt_cut_pieces"
+										     : "linkopt_prefetch";
+		}
+	}
 	elfobj_close(&elf);
 	if (*why)
 		return -1;
@@ -128,7 +157,9 @@ static int apply(void *image, size_t size, const char *name, uint64_t piece, boo
 		r.start = (int64_t)(start - address);
 		r.end = (int64_t)(end - address);
 		r.piece = piece;
-		*done = (struct cut){ start, end, piece };
+		done->start = start;
+		done->end = end;
+		done->piece = piece;
 	}
 	memcpy((char *)image + offset, &r, sizeof(r));
 	return 0;

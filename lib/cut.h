@@ -38,6 +38,13 @@ struct elf_object;
 /* A linked file's cut, as addresses of the file (not offsets). */
 struct cut {
 	uint64_t start, end, piece;        /* piece 0: none */
+	/* cut_file: the address of the cut's own code (the constructor,
+	   linkopt_prefetch, or a part of it) found inside the range, or 0:
+	   such a start-up faults a read-ahead window in there before it can
+	   cut (the link BOLT rewrote was traced without its record filled,
+	   and BOLT left the cut's code cold) */
+	uint64_t self_at;
+	const char *self_name;             /* its symbol's name (in no file) */
 };
 
 /* cut_file's piece for one piece: the range a mapping of its own, apart
@@ -57,7 +64,7 @@ struct cut {
    traced code in its segment, its last page.  The file is written whole
    to out by the output rule (lib/output.h; out may be path, replaced
    through a temporary file; a new file is executable).  *done: what it
-   recorded.  0, or -1 with *why set and nothing written: not ELF, no
+   recorded, and where the cut's own code lies in its range (self_at).  0, or -1 with *why set and nothing written: not ELF, no
    record (not linked with linkopt-prefetch.o or linkopt-cut.o, or
    stripped), no end of traced code, nothing after it to cut. */
 int cut_file(const char *path, const char *out, uint64_t piece, bool to_trace, struct cut *done, char **why);

@@ -384,6 +384,11 @@ static int run_cut(int argc, char **argv)
 		       (unsigned long long)((done.end - done.start + done.piece - 1) / done.piece), c.kb);
 	else
 		printf("%s: no cut\n", out);
+	if (done.self_at)
+		warn("%s: the cut's own code (%s at 0x%llx) is in the range it cuts: a start-up faults a read-ahead "
+		     "window in there before it can cut (for BOLT's output: cut the link linkopt-bolt rewrites before "
+		     "it is traced, so that BOLT keeps that code hot)",
+		     out, done.self_name, (unsigned long long)done.self_at);
 	stdout_close_or_die();
 	return EXIT_OK;
 }

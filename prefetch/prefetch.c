@@ -58,7 +58,7 @@ __attribute__((used, aligned(8))) static const volatile struct cut_record linkop
    reads on Linux 6.18; the boundaries do).  A record that does not
    describe page-aligned pieces does nothing; a failing madvise is
    ignored. */
-__attribute__((section(".text.linkopt_prefetch"))) static void cut(long page)
+__attribute__((section(".text.linkopt_prefetch"))) static void linkopt_cut_pieces(long page)
 {
 	uintptr_t self = (uintptr_t)&linkopt_cut, start, end, piece = linkopt_cut.piece, at;
 	int64_t from = linkopt_cut.start, to = linkopt_cut.end;
@@ -90,7 +90,7 @@ __attribute__((constructor(101), section(".text.linkopt_prefetch"))) static void
 
 	__asm__ volatile("" : : "r"(__linkopt_hot_end));
 	if (page > 0)
-		cut(page);
+		linkopt_cut_pieces(page);
 }
 #else
 /* In a section of its own, which deporder's GNU ld script places inside
@@ -104,7 +104,7 @@ __attribute__((constructor(101), section(".text.linkopt_prefetch"))) static void
 
 	if (page <= 0)
 		return;
-	cut(page);
+	linkopt_cut_pieces(page);
 	if (head_end && tail_start) {
 		prefetch(start, head_end, page);
 		prefetch(tail_start, end, page);

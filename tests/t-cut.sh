@@ -12,7 +12,9 @@
 # what the model predicts, and less than the file not cut.  --clear
 # empties the record (the model back to the window).  A record written
 # wrong (a piece that is no multiple of the page, a range backwards) does
-# nothing: the program still runs as before.  Refused: a file without the
+# nothing: the program still runs as before.  A cut whose own code is in
+# the range it cuts (it faults a window in before it can cut) is said
+# with a warning.  Refused: a file without the
 # record (not linked with linkopt-prefetch.o; stripped), a size that is no
 # multiple of 4 KiB (usage).
 . "$(dirname "$0")/lib.sh"
@@ -40,6 +42,19 @@ for n in ordered cut; do
 	expect_output want.out got.out "$n's output" ./$n
 	expect_output want20.out got20.out "$n's output, calling cold20" ./$n 20
 done
+
+expect_no_grep . cut.out.err "linkopt cut's messages, the cut's own code in the traced range"
+
+# the cut's own code inside the range it cuts (the traced code said to end
+# at _init, the first byte of the executable segment, and the prefetch
+# object linked first; so a link BOLT rewrote without its record filled,
+# its cut left cold): a start-up faults a window in there before it can
+# cut; it is cut, and said so
+gcc -o early "$prefetch" prog.o -Wl,--defsym=__linkopt_hot_end=_init || fail "the link with an early end"
+run_ok early.out "$LINKOPT" cut --kb 4 -o early.cut early
+expect_grep "^linkopt: warning: early.cut: the cut's own code \(linkopt_prefetch at 0x[0-9a-f]+\) is in the range it cuts" \
+	early.out.err
+expect_output want.out got.out "early.cut's output" ./early.cut
 
 # the model: the fault on cold20 reads its piece (one page) in cut, a
 # window in ordered
