@@ -23,7 +23,10 @@ expect_grep "^pfstat: warning: max RSS of \./nolibc is not shown: in 3 of 3 runs
 
 # the floor of the last 100 of 1000 runs is that of the first 100 (after
 # the first run, which comes before pfstat's memory is all in use), with 16
-# --cold files: 216 bytes of figures a run, 216 KiB in all
+# --cold files: 216 bytes of figures a run, 216 KiB in all; nolibc's
+# figure not shown (a run now and then is: one of 1000 read 784 KiB over a
+# floor of 496 in a make check, more than 256 KiB above it; when pfstat
+# showed its own floor, every run was)
 cold=()
 for i in $(seq 16); do
 	head -c 4096 /dev/urandom > cold$i
@@ -33,7 +36,8 @@ run_ok many.json "$PF" -n 1000 "${cold[@]}" --format=json -- ./nolibc
 python3 - many.json <<'EOF2' || fail "JSON: $(head -c 300 many.json)"
 import json, statistics, sys
 s = json.load(open(sys.argv[1]))["series"][0]
-assert s["max_rss_kib"]["median"] is None and set(s["max_rss_kib"]["values"]) == {None}, s["max_rss_kib"]["median"]
+shown = [v for v in s["max_rss_kib"]["values"] if v is not None]
+assert s["max_rss_kib"]["median"] is None and len(shown) <= 10, (s["max_rss_kib"]["median"], shown[:20])
 floor = s["max_rss_floor_kib"]["values"]
 early, late = statistics.median(floor[1:101]), statistics.median(floor[-100:])
 assert len(floor) == 1000 and late <= early + 32, (early, late)
