@@ -92,22 +92,28 @@ static const char *cut_range(const struct elf_object *elf, bool any_page, uint64
 	return NULL;
 }
 
-/* The cut's own code (prefetch/prefetch.c: the constructor
-   linkopt_prefetch, linkopt_cut_pieces when not inlined, and the parts
-   BOLT or gcc split off them, linkopt_prefetch.cold...) inside [start,
-   end): its first symbol there, or NULL. */
-static const struct elf_symbol *self_in(const struct elf_object *elf, uint64_t start, uint64_t end)
+/* The names of the cut's own code (prefetch/prefetch.c: the constructor,
+   the cut when not inlined), each also the start of the names of the
+   parts BOLT or gcc split off it (linkopt_prefetch.cold...). */
+static const char *const self_names[] = { "linkopt_prefetch", "linkopt_cut_pieces" };
+
+/* The first symbol of the cut's own code inside [start, end) of elf: its
+   address in *at and its name (of self_names) returned; NULL if none. */
+static const char *self_in(const struct elf_object *elf, uint64_t start, uint64_t end, uint64_t *at)
 {
-	size_t k;
+	size_t k, n;
 
 	for (k = 0; k < elf->symbol_count; k++) {
 		const struct elf_symbol *sym = &elf->symbols[k];
 
-		if (sym->type != STT_FUNC || sym->shndx == SHN_UNDEF || !sym->name ||
-		    (strncmp(sym->name, "linkopt_prefetch", 16) && strncmp(sym->name, "linkopt_cut_pieces", 18)))
+		if (sym->type != STT_FUNC || sym->shndx == SHN_UNDEF || !sym->name || sym->value >= end ||
+		    sym->value + (sym->size ? sym->size : 1) <= start)
 			continue;
-		if (sym->value < end && sym->value + (sym->size ? sym->size : 1) > start)
-			return sym;
+		for (n = 0; n < sizeof(self_names) / sizeof(self_names[0]); n++)
+			if (!strncmp(sym->name, self_names[n], strlen(self_names[n]))) {
+				*at = sym->value;
+				return self_names[n];
+			}
 	}
 	return NULL;
 }
@@ -135,15 +141,8 @@ static int apply(void *image, size_t size, const char *name, uint64_t piece, boo
 			  "linkopt-cut.o, or is stripped)";
 	else if (piece)
 		missing = cut_range(&elf, any_page, &start, &end, why);
-	if (piece && !missing && !*why) {
-		const struct elf_symbol *self = self_in(&elf, start, end);
-
-		if (self) {
-			done->self_at = self->value;
-			done->self_name = strncmp(self->name, "linkopt_prefetch", 16) ? "linkopt_cut_pieces"
-										     : "linkopt_prefetch";
-		}
-	}
+	if (piece && !missing && !*why)
+		done->self_name = self_in(&elf, start, end, &done->self_at);
 	elfobj_close(&elf);
 	if (*why)
 		return -1;

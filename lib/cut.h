@@ -44,7 +44,7 @@ struct cut {
 	   cut (the link BOLT rewrote was traced without its record filled,
 	   and BOLT left the cut's code cold) */
 	uint64_t self_at;
-	const char *self_name;             /* its symbol's name (in no file) */
+	const char *self_name;             /* which of its names (a constant), or NULL */
 };
 
 /* cut_file's piece for one piece: the range a mapping of its own, apart
@@ -64,9 +64,10 @@ struct cut {
    traced code in its segment, its last page.  The file is written whole
    to out by the output rule (lib/output.h; out may be path, replaced
    through a temporary file; a new file is executable).  *done: what it
-   recorded, and where the cut's own code lies in its range (self_at).  0, or -1 with *why set and nothing written: not ELF, no
-   record (not linked with linkopt-prefetch.o or linkopt-cut.o, or
-   stripped), no end of traced code, nothing after it to cut. */
+   recorded, and where the cut's own code lies in its range (self_at).
+   0, or -1 with *why set and nothing written: not ELF, no record (not
+   linked with linkopt-prefetch.o or linkopt-cut.o, or stripped), no end
+   of traced code, nothing after it to cut. */
 int cut_file(const char *path, const char *out, uint64_t piece, bool to_trace, struct cut *done, char **why);
 
 /* The cut recorded in elf (a linked file opened with elfobj); all 0 when
