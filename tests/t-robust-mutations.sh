@@ -31,36 +31,36 @@ int main(int argc, char **argv)
 		return 2;
 	fclose(f);
 	for (seed = 1; seed <= seeds; seed++) {
-	size = full;
-	memcpy(buf, orig, full);
-	srand(seed);
-	n = 1 + rand() % 8;
-	for (i = 0; i < n; i++) {
-		long at = rand() % size;
-		switch (rand() % 4) {
-		case 0: /* one random byte */
-			buf[at] = (unsigned char)rand();
-			break;
-		case 1: /* an extreme 32-bit field: 0, -1 or a large value */
-			if (at + 4 <= size) {
-				static const unsigned values[] = { 0, 0xffffffffu, 0x7fffffffu, 0x10000u };
-				unsigned v = values[rand() % 4];
-				memcpy(buf + at, &v, 4);
+		size = full;
+		memcpy(buf, orig, full);
+		srand(seed);
+		n = 1 + rand() % 8;
+		for (i = 0; i < n; i++) {
+			long at = rand() % size;
+			switch (rand() % 4) {
+			case 0: /* one random byte */
+				buf[at] = (unsigned char)rand();
+				break;
+			case 1: /* an extreme 32-bit field: 0, -1 or a large value */
+				if (at + 4 <= size) {
+					static const unsigned values[] = { 0, 0xffffffffu, 0x7fffffffu, 0x10000u };
+					unsigned v = values[rand() % 4];
+					memcpy(buf + at, &v, 4);
+				}
+				break;
+			case 2: /* within the headers, where the lengths and offsets are */
+				buf[rand() % (size < 128 ? size : 128)] ^= (unsigned char)(1u << (rand() % 8));
+				break;
+			default: /* cut the file */
+				if (rand() % 4 == 0 && at > 8)
+					size = at;
+				break;
 			}
-			break;
-		case 2: /* within the headers, where the lengths and offsets are */
-			buf[rand() % (size < 128 ? size : 128)] ^= (unsigned char)(1u << (rand() % 8));
-			break;
-		default: /* cut the file */
-			if (rand() % 4 == 0 && at > 8)
-				size = at;
-			break;
 		}
-	}
-	snprintf(name, sizeof name, "%s%u", argv[2], seed);
-	f = fopen(name, "wb");
-	if (!f || fwrite(buf, 1, size, f) != (size_t)size || fclose(f))
-		return 2;
+		snprintf(name, sizeof name, "%s%u", argv[2], seed);
+		f = fopen(name, "wb");
+		if (!f || fwrite(buf, 1, size, f) != (size_t)size || fclose(f))
+			return 2;
 	}
 	return 0;
 }
