@@ -73,16 +73,19 @@ static char *output_section_body(char *script, const char *name)
 }
 
 /* The end of the traced code.  Code that every run executes but no
-   order names goes just before it: linkopt-prefetch.o's constructor, and
-   .fini, which the default script puts after all the cold code, where it
-   costs a page of its own.  At the end, not the head, so that the page
-   packing of the traced sections, computed from where they begin, still
-   holds. */
-static void print_hot_end(const struct ordering *order)
+   order names goes just before it: linkopt-cut.o's constructor (and
+   linkopt-prefetch.o's when the script has no page of its own for it:
+   prefetch_apart false), and .fini, which the default script puts after
+   all the cold code, where it costs a page of its own.  At the end, not
+   the head, so that the page packing of the traced sections, computed
+   from where they begin, still holds. */
+static void print_hot_end(const struct ordering *order, bool prefetch_apart)
 {
 	if (order->hot > 0) {
 		printf("    /* linkopt: run by every start-up or exit, named by no trace */\n");
-		printf("    *(%s)\n", EMIT_PREFETCH_SECTION);
+		if (!prefetch_apart)
+			printf("    *(%s)\n", EMIT_PREFETCH_SECTION);
+		printf("    *(%s)\n", EMIT_CUT_SECTION);
 		printf("    KEEP (*(SORT_NONE(.fini)))\n");
 	}
 	printf("    PROVIDE_HIDDEN(__linkopt_hot_end = .);\n");
@@ -320,7 +323,7 @@ static void print_untraced_code(const struct ordering *order, size_t from, size_
    traced code is split (head_end < hot), its head part ends at
    __linkopt_hot_head_end and its end part, after the untraced code,
    starts at __linkopt_hot_tail_start. */
-static void print_patterns(const struct ordering *order, const char *output)
+static void print_patterns(const struct ordering *order, const char *output, bool prefetch_apart)
 {
 	bool text = !strcmp(output, ".text");
 	size_t hot = order->hot < order->count ? order->hot : order->count;
@@ -337,7 +340,7 @@ static void print_patterns(const struct ordering *order, const char *output)
 		printf("    /* linkopt: the rest of the traced ones */\n");
 		printf("    PROVIDE_HIDDEN(__linkopt_hot_tail_start = .);\n");
 		print_entries(order, head_end, hot, output);
-		print_hot_end(order);
+		print_hot_end(order, prefetch_apart);
 	} else if (!strcmp(output, ".rodata") && order->rodata == ORDERING_RODATA_LAST) {
 		printf("\n    /* linkopt: the ordered input sections of %s, the traced ones last, first used "
 		       "first */\n", output);
@@ -361,7 +364,7 @@ static void print_patterns(const struct ordering *order, const char *output)
 			printf("    PROVIDE_HIDDEN(__linkopt_hot_start = .);\n");
 		print_entries(order, 0, hot, output);
 		if (text) {
-			print_hot_end(order);
+			print_hot_end(order, prefetch_apart);
 			print_untraced_code(order, hot, order->count);
 		} else {
 			print_entries(order, hot, order->count, output);
@@ -550,11 +553,30 @@ bool emit_can_place_rodata(char **ld_argv, const char *ld_program, enum ordering
 	return can;
 }
 
+/* Where in script linkopt-prefetch.o's constructor gets a page of its
+   own (the start of the .init statement, whose line before aligns it to
+   a page: the code after it then starts where it did in the traced link,
+   modulo the page, as the packing assumes), or NULL: no traced code, or no
+   such .init. */
+static char *prefetch_page(char *script, const struct ordering *order)
+{
+	char *init, *init_end, *before;
+
+	if (order->hot == 0 || !find_statement(script, script + strlen(script), ".init", &init, &init_end) ||
+	    init == script)
+		return NULL;
+	before = line_start(script, init - 1);
+	if (!strstr(before, "ALIGN(CONSTANT (MAXPAGESIZE))") || strstr(before, "ALIGN(CONSTANT (MAXPAGESIZE))") > init)
+		return NULL;
+	return init;
+}
+
 static int emit_gnu_ld(const struct ordering *order, char **ld_argv, const char *ld_program)
 {
 	static const char *const outputs[] = { ".text", ".rodata", ".data.rel.ro", ".data", ".bss", ".rodata.untraced",
 					       NULL };
-	char *script = default_script(ld_argv, ld_program), *at[8], *p;
+	char *script = default_script(ld_argv, ld_program), *at[8], *p, *apart;
+	bool prefetch_apart;
 	int o, k;
 
 	if (!script) {
@@ -583,6 +605,8 @@ static int emit_gnu_ld(const struct ordering *order, char **ld_argv, const char 
 			return EXIT_INPUT;
 		}
 	}
+	apart = prefetch_page(script, order);
+	prefetch_apart = apart != NULL;
 	printf("/* %s */\n", order->provenance);
 	/* Copy the script, inserting each list at its place, in script order. */
 	p = script;
@@ -592,10 +616,21 @@ static int emit_gnu_ld(const struct ordering *order, char **ld_argv, const char 
 		for (k = 0; outputs[k]; k++)
 			if (at[k] && at[k] >= p && (next < 0 || at[k] < at[next]))
 				next = k;
+		if (apart && apart >= p && (next < 0 || apart < at[next])) {
+			fwrite(p, 1, apart - p, stdout);
+			printf("  /* linkopt: linkopt-prefetch.o's constructor on a page of its own before the code: its\n"
+			       "     call faults a read-ahead window in over the traced code that follows, not from the\n"
+			       "     traced code's end into code no trace ran, before the cut it makes */\n"
+			       "  .text.linkopt.prefetch : { *(%s) }\n"
+			       "  . = ALIGN(CONSTANT (MAXPAGESIZE));\n", EMIT_PREFETCH_SECTION);
+			p = apart;
+			apart = NULL;
+			continue;
+		}
 		if (next < 0)
 			break;
 		fwrite(p, 1, at[next] - p, stdout);
-		print_patterns(order, outputs[next]);
+		print_patterns(order, outputs[next], prefetch_apart);
 		p = at[next];
 		at[next] = NULL;
 	}

@@ -10,8 +10,12 @@
 #include <stdbool.h>
 
 /* The input section of linkopt-prefetch.o's code, which the GNU ld script
-   places inside the traced range. */
+   places on a page of its own before the code (or, when the default
+   script has no page-aligned .init, inside the traced range). */
 #define EMIT_PREFETCH_SECTION ".text.linkopt_prefetch"
+/* linkopt-cut.o's (the cut alone, for a link BOLT rewrites), which the
+   script places inside the traced range, so that BOLT keeps it hot. */
+#define EMIT_CUT_SECTION ".text.linkopt_cut"
 
 /* The output section the GNU ld script puts an input section of this name
    in when an order names it (.text, .rodata, .data.rel.ro, .data or .bss);

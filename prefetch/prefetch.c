@@ -27,14 +27,26 @@
 
 #define PIECE 65536
 
+/* The section of its code, which deporder's GNU ld script places
+   (lib/emit.h): linkopt-prefetch.o's on a page of its own before the
+   code, so that its call faults a read-ahead window in over the traced
+   code and not from the traced code's end into the code after it, before
+   the cut; linkopt-cut.o's inside the traced range, where BOLT, whose
+   profile counts it, keeps it hot. */
+#ifdef LINKOPT_CUT_ONLY
+#define SECTION ".text.linkopt_cut"      /* EMIT_CUT_SECTION */
+#else
+#define SECTION ".text.linkopt_prefetch" /* EMIT_PREFETCH_SECTION */
+#endif
+
 #ifndef LINKOPT_CUT_ONLY
 extern const char __linkopt_hot_start[] __attribute__((weak, visibility("hidden")));
 extern const char __linkopt_hot_end[] __attribute__((weak, visibility("hidden")));
 extern const char __linkopt_hot_head_end[] __attribute__((weak, visibility("hidden")));
 extern const char __linkopt_hot_tail_start[] __attribute__((weak, visibility("hidden")));
 
-/* With the constructor, in the section the script places in the traced range. */
-__attribute__((section(".text.linkopt_prefetch"))) static void prefetch(uintptr_t start, uintptr_t end, long page)
+/* With the constructor, in its section (SECTION). */
+__attribute__((section(SECTION))) static void prefetch(uintptr_t start, uintptr_t end, long page)
 {
 	uintptr_t piece = PIECE > page ? PIECE : (uintptr_t)page;
 
@@ -58,7 +70,7 @@ __attribute__((used, aligned(8))) static const volatile struct cut_record linkop
    reads on Linux 6.18; the boundaries do).  A record that does not
    describe page-aligned pieces does nothing; a failing madvise is
    ignored. */
-__attribute__((section(".text.linkopt_prefetch"))) static void linkopt_cut_pieces(long page)
+__attribute__((section(SECTION))) static void linkopt_cut_pieces(long page)
 {
 	uintptr_t self = (uintptr_t)&linkopt_cut, start, end, piece = linkopt_cut.piece, at;
 	int64_t from = linkopt_cut.start, to = linkopt_cut.end;
@@ -84,7 +96,7 @@ extern const char __linkopt_hot_end[] __attribute__((weak, visibility("hidden"))
 /* linkopt-cut.o: the cut alone, for a link BOLT rewrites (BOLT moves the
    code the prefetch's range would name).  Named as the prefetch's
    constructor, which the cold-start model finds in a trace. */
-__attribute__((constructor(101), section(".text.linkopt_prefetch"))) static void linkopt_prefetch(void)
+__attribute__((constructor(101), section(SECTION))) static void linkopt_prefetch(void)
 {
 	long page = sysconf(_SC_PAGESIZE);
 
@@ -93,10 +105,9 @@ __attribute__((constructor(101), section(".text.linkopt_prefetch"))) static void
 		linkopt_cut_pieces(page);
 }
 #else
-/* In a section of its own, which deporder's GNU ld script places inside
-   the traced range (lib/emit.h: EMIT_PREFETCH_SECTION): it runs at
-   every start-up. */
-__attribute__((constructor(101), section(".text.linkopt_prefetch"))) static void linkopt_prefetch(void)
+/* In a section of its own, which deporder's GNU ld script places on a
+   page of its own before the code (SECTION): it runs at every start-up. */
+__attribute__((constructor(101), section(SECTION))) static void linkopt_prefetch(void)
 {
 	uintptr_t start = (uintptr_t)__linkopt_hot_start, end = (uintptr_t)__linkopt_hot_end;
 	uintptr_t head_end = (uintptr_t)__linkopt_hot_head_end, tail_start = (uintptr_t)__linkopt_hot_tail_start;

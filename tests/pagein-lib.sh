@@ -40,3 +40,23 @@ relative() {
 		if (inside) printf "0x%x %s\n", a - hex(base), $6
 	}' "$1"
 }
+
+# prefetch_apart PROG: fails unless PROG, linked with linkopt-prefetch.o
+# after deporder's GNU ld script, has linkopt-prefetch.o's code on a page
+# of its own before the traced range (__linkopt_hot_start ..
+# __linkopt_hot_end): its call then faults a read-ahead window in over
+# the traced code, not from the traced range's end into the code after it.
+prefetch_apart() {
+	local syms prefetch start end
+	syms=$(nm "$1") || fail "nm $1"
+	read -r prefetch start end < <(awk '$3 == "linkopt_prefetch" { p = $1 } $3 == "__linkopt_hot_start" { s = $1 }
+		$3 == "__linkopt_hot_end" { e = $1 } END { print "0x" p, "0x" s, "0x" e }' <<< "$syms")
+	[[ $prefetch != 0x && $start != 0x && $end != 0x ]] ||
+		fail "$1: linkopt_prefetch '$prefetch', hot range '$start'-'$end'"
+	((prefetch < start && (prefetch >> 12) < (start >> 12))) ||
+		fail "$1: linkopt_prefetch at $prefetch is not on a page before the traced range $start-$end"
+	awk -v page=$((prefetch >> 12)) '$2 ~ /^[tTwW]$/ {
+		a = 0; s = tolower($1); for (i = 1; i <= length(s); i++) a = a * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+		if (int(a / 4096) == page && $3 !~ /^(linkopt_prefetch|linkopt_cut_pieces|prefetch)$/) { print $3; exit 1 }
+	}' <<< "$syms" > other.txt || fail "$1: $(cat other.txt) shares the page of linkopt_prefetch"
+}

@@ -1,8 +1,8 @@
 #!/bin/bash
-# deporder --emit=gnu-ld puts .fini (what the program runs at exit) and
-# linkopt-prefetch.o's start-up code at the end of the traced range: every
-# code page the relinked program's run touches lies at or before the end of
-# the hot range.  GNU ld's default script puts .fini after all the cold
+# deporder --emit=gnu-ld puts .fini (what the program runs at exit) at
+# the end of the traced range and linkopt-prefetch.o's start-up code on a
+# page before it: every code page the relinked program's run touches lies
+# at or before the end of the hot range.  GNU ld's default script puts .fini after all the cold
 # code, where it cost a page of its own on every ordered link.
 . "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
@@ -23,7 +23,8 @@ expect_same want.out got.out "the ordered program's output"
 
 address() { nm prog | awk -v s="$1" '$3 == s { print "0x" $1; exit }'; }
 start=$(address __linkopt_hot_start) end=$(address __linkopt_hot_end)
-for sym in _fini linkopt_prefetch; do
+prefetch_apart prog
+for sym in _fini; do
 	a=$(address $sym)
 	[[ -n $a ]] || fail "nm finds no $sym in prog"
 	((a >= start && a < end)) || fail "$sym at $a is outside the hot range $start-$end"
