@@ -200,10 +200,6 @@ static bool same_bytes(const char *a, const char *b)
 	return same;
 }
 
-/* After an ordered link of output: when linkopt-startup rewrote that very
-   link (DIR/NAME.rewrite: the ordered link and its rewrite), the output
-   becomes the rewrite again; a link of other bytes keeps the order only,
-   with a warning.  Returns the exit status. */
 /* A compile and link in one command (gcc -o prog main.cc x.o): each
    source compiled apart, as the driver itself does, but into an object
    that stays (DIR/NAME.objects/N-BASE.o, which the record of the link
@@ -238,6 +234,11 @@ static char **compile_apart(char **argv, const char *dir, const char *name, char
 	return linkcmd_link_part(argv, objects);
 }
 
+/* After an ordered link of output: when linkopt-startup rewrote that very
+   link (DIR/NAME.rewrite: the ordered link and its rewrite:
+   linkopt-bolt's, or its cut), the output
+   becomes the rewrite again; a link of other bytes keeps the order only,
+   with a warning.  Returns the exit status. */
 static int apply_rewrite(const char *dir, const char *name, const char *output)
 {
 	char *path = record_path(dir, name, "rewrite"), *why;
@@ -255,7 +256,7 @@ static int apply_rewrite(const char *dir, const char *name, const char *output)
 		return 1;
 	}
 	if (!same_bytes(output, rewrite.strings[0])) {
-		warn("%s: linked with its order, but not the link linkopt-bolt rewrote (%s): the rewrite is left out; run "
+		warn("%s: linked with its order, but not the link linkopt-startup rewrote (%s): the rewrite is left out; run "
 		     "linkopt-startup again", name, rewrite.strings[0]);
 		return 0;
 	}

@@ -77,8 +77,9 @@ struct candidate {
 	enum startup_placement placement;
 	bool relr, bolt, new_segment;
 	bool segments;                     /* GNU ld: the untraced code in SEARCH_SEGMENT_KB segments */
-	bool cut;                          /* BOLT: its cold code cut into mappings of SEARCH_CUT_KB
-					      at start-up (else one mapping) */
+	bool cut;                          /* the code after its traced code (BOLT's cold code, or
+					      GNU ld's untraced code) cut into mappings of
+					      SEARCH_CUT_KB at start-up (BOLT's else one mapping) */
 	const char *llvm_bolt;             /* NULL: linkopt-bolt's own choice */
 	double steady_weight;              /* the steady workload's profile weight, 0: none */
 	unsigned align_text;               /* BOLT's -align-text, 0: linkopt-bolt's own (64) */
@@ -88,7 +89,8 @@ struct candidate {
 	char (*build_id)[128];             /* per output */
 	char ***flags;                     /* per output: the order's link flags (for the apply record) */
 	char **orders;                     /* per output: the candidate's own order file */
-	char **ordered;                    /* per output: the ordered link BOLT rewrote, or NULL */
+	char **ordered;                    /* per output: the ordered link BOLT rewrote, or the
+					      GNU ld link before its cut, or NULL */
 	bool failed;
 	char *why;
 	char *native, *native_example;     /* BOLT: what fold_native found and did */
@@ -188,9 +190,10 @@ static char *search_workload_line(const struct search *s)
    SQLite's shell (bench/segments/run) 16 KiB segments cost a warm start
    1.02x to 1.05x, 4 KiB ones 1.13x, and 64 KiB ones cut less. */
 #define SEARCH_SEGMENT_KB "16"
-/* The pieces a +cut candidate cuts BOLT's cold code into at start-up
-   (lib/cut.h): on SQLite's shell (bench/split/run) 4 KiB pieces read
-   least held out (156.0 pages against 189.0 at 16 KiB). */
+/* The pieces a +cut candidate cuts BOLT's cold code (or GNU ld's
+   untraced code) into at start-up (lib/cut.h): on SQLite's shell
+   (bench/split/run) 4 KiB pieces read least held out (BOLT's 156.0 pages
+   against 189.0 at 16 KiB; GNU ld's 187.5 against 202.5). */
 #define SEARCH_CUT_KB 4
 
 static struct startup_job job_of(const struct search *s, const struct candidate *c)
@@ -349,8 +352,8 @@ static struct candidate *add_candidate(struct search *s, struct variant *v, enum
 	return c;
 }
 
-/* c made a +cut candidate: BOLT's cold code cut into pieces of
-   SEARCH_CUT_KB at start-up. */
+/* c made a +cut candidate: BOLT's cold code (GNU ld's untraced code)
+   cut into pieces of SEARCH_CUT_KB at start-up. */
 static void cut_candidate(struct candidate *c)
 {
 	char *name = xasprintf("%s+cut%d", c->name, SEARCH_CUT_KB);
@@ -403,6 +406,14 @@ static void list_candidates(struct search *s)
 	}
 }
 
+/* cut_file on the search's own file path, written to copy. */
+static int cut_copy(const char *path, const char *copy, uint64_t piece, bool to_trace, char **why)
+{
+	struct cut done;
+
+	return cut_file(path, copy, piece, to_trace, &done, why);
+}
+
 /* Links candidate c (not BOLT's): ordered from its variant's traces,
    into DIR/NAME.candidate.N with its own order DIR/NAME.candidate.N.order. */
 static void make_ordered(struct search *s, struct candidate *c, size_t index)
@@ -423,7 +434,19 @@ static void make_ordered(struct search *s, struct candidate *c, size_t index)
 		} else {
 			c->flags[i] = order_flags(&job, &o);
 			c->files[i] = record_path(job.dir, o.name, suffix);
-			if (!link_try(&job, &o, c->files[i], c->flags[i], "with the order", &why)) {
+			if (c->cut) {
+				/* linked beside, then its copy with the cut
+				   record filled: the rewrite of the link */
+				char *uncut = xasprintf("%s.uncut", suffix);
+
+				c->ordered[i] = record_path(job.dir, o.name, uncut);
+				free(uncut);
+			}
+			if (!link_try(&job, &o, c->cut ? c->ordered[i] : c->files[i], c->flags[i], "with the order",
+				      &why)) {
+				candidate_fail(c, "%s", why);
+				free(why);
+			} else if (c->cut && cut_copy(c->ordered[i], c->files[i], SEARCH_CUT_KB * 1024, false, &why) < 0) {
 				candidate_fail(c, "%s", why);
 				free(why);
 			} else {
@@ -445,14 +468,6 @@ static char *variant_record(const struct startup_job *job, const struct variant 
 
 	free(suffix);
 	return path;
-}
-
-/* cut_file on the search's own file path, written to copy. */
-static int cut_copy(const char *path, const char *copy, uint64_t piece, bool to_trace, char **why)
-{
-	struct cut done;
-
-	return cut_file(path, copy, piece, to_trace, &done, why);
 }
 
 /* The data-first link of variant v with --emit-relocs, which each BOLT
@@ -1068,10 +1083,12 @@ static int compare_candidates(const void *a, const void *b)
 	if (x->s.code_train != y->s.code_train)
 		return x->s.code_train < y->s.code_train ? -1 : 1;
 	/* a tie: relr first, whose smaller relocations every start-up reads,
-	   whatever the workload runs; then no segments (fewer mappings for
-	   every start-up to make) */
+	   whatever the workload runs; then no cut, then no segments (fewer
+	   mappings for every start-up to make: a cut's pieces are more) */
 	if (x->relr != y->relr)
 		return x->relr ? -1 : 1;
+	if (x->cut != y->cut)
+		return x->cut ? 1 : -1;
 	if (x->segments != y->segments)
 		return x->segments ? 1 : -1;
 	return x < y ? -1 : x > y;
@@ -1267,7 +1284,8 @@ static void keep_best(const struct search *s, const struct candidate *best)
 	}
 	for (i = 0; i < s->n; i++) {
 		struct startup_output o = best->variant->outputs[i];
-		char *ordered = record_path(job.dir, o.name, "ordered"), *bolted = record_path(job.dir, o.name, "bolt");
+		char *ordered = record_path(job.dir, o.name, "ordered");
+		char *bolted = record_path(job.dir, o.name, best->bolt ? "bolt" : "cut");
 		char **flags;
 		struct startup_state st = {
 			.layout = layout,
@@ -1285,7 +1303,8 @@ static void keep_best(const struct search *s, const struct candidate *best)
 		flags = order_flags(&job, &o);
 		keep_apply(&job, &s->outputs[i], flags);
 		keep_inputs(&job, &s->outputs[i]);
-		if (best->bolt) {
+		if (best->bolt || best->cut) {
+			/* the rewrite of the ordered link: BOLT's, or its cut */
 			copy_file(best->ordered[i], ordered);
 			copy_file(best->files[i], bolted);
 			keep_rewrite(&job, &s->outputs[i], ordered, bolted);
@@ -1513,14 +1532,15 @@ static void cross_candidate(struct search *s, struct candidate *c, size_t index)
 
 /* The kind of layout c is, which a start-up it was not made from can
    find out: rewritten by BOLT with its cold code cut in pieces (3), by
-   BOLT (2), its untraced code in segments (1), neither (0).  The cut
-   reads what its BOLT twin reads on the workloads it was made from: only
-   a start-up it was not made from tells them apart. */
+   BOLT (2), GNU ld's with its untraced code cut in pieces (4), in
+   segments (1), neither (0).  A cut reads about what its twin reads on
+   the workloads it was made from: only a start-up it was not made from
+   tells them apart. */
 static int kind_of(const struct candidate *c)
 {
-	return c->bolt ? (c->cut ? 3 : 2) : c->segments ? 1 : 0;
+	return c->bolt ? (c->cut ? 3 : 2) : c->cut ? 4 : c->segments ? 1 : 0;
 }
-#define KINDS 4
+#define KINDS 5
 
 /* Cross (cross_candidate) the best eligible candidate of each kind, in
    the order ranked (judged), when the training workloads are two or more
@@ -1572,7 +1592,7 @@ static struct candidate *choose(struct search *s, struct candidate **ranked, str
 int search_best(struct startup_job *job, struct startup_output *outputs, size_t n, const struct search_options *so)
 {
 	struct search s = { .job = job, .so = so, .outputs = outputs, .n = n };
-	struct candidate **ranked, *best = NULL, *best_bolt = NULL, *over = NULL;
+	struct candidate **ranked, *best = NULL, *best_bolt = NULL, *best_cut = NULL, *over = NULL;
 	double start = proc_now();
 	size_t i, first_refined, measured = 0;
 	char *table_path, *table, steady_note[64] = "";
@@ -1631,6 +1651,13 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 	for (i = 0; i < s.count && !best_bolt; i++)
 		if (ranked[i]->bolt && eligible(&s, ranked[i]))
 			best_bolt = ranked[i];
+	/* and GNU ld's best with its traced code first and its untraced code
+	   not in segments, that code cut into pieces at start-up instead (a
+	   piece is smaller than a segment costs: bench/split/run) */
+	for (i = 0; i < s.count && !best_cut; i++)
+		if (!ranked[i]->bolt && !ranked[i]->segments && eligible(&s, ranked[i]) &&
+		    ranked[i]->placement != PLACEMENT_COLD_START && s.job->linker == LINKER_GNU_LD)
+			best_cut = ranked[i];
 	free(ranked);
 	first_refined = s.count;
 	if (best_bolt) {
@@ -1642,9 +1669,14 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 		if (!so->no_cut)
 			cut_candidate(add_candidate(&s, base.variant, base.placement, true, base.llvm_bolt, false, 0, 0,
 						    false));
-		for (i = first_refined; i < s.count; i++)
-			try_candidate(&s, &s.candidates[i], i);
 	}
+	if (best_cut && !so->no_cut) {
+		struct candidate base = *best_cut;
+
+		cut_candidate(add_candidate(&s, base.variant, base.placement, false, NULL, false, 0, 0, false));
+	}
+	for (i = first_refined; i < s.count; i++)
+		try_candidate(&s, &s.candidates[i], i);
 	/* the model's best three confirmed by a real cold start, and its best
 	   without BOLT (what GNU ld alone gives) */
 	ranked = rank(&s, compare_candidates);
@@ -1699,7 +1731,7 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 		so->measure_all ? "every candidate scored" : "the model's best three", so->train_count, so->held_count,
 		steady_note, proc_now() - start);
 	if (s.crossed)
-		fprintf(out, "(cross: the best of each kind (BOLT cut, BOLT, segments, neither) made again without each training "
+		fprintf(out, "(cross: the best of each kind (BOLT cut, BOLT, GNU ld cut, segments, neither) made again without each training "
 			"workload in turn, from the others' traces, and scored on it by the model: the mean over them; "
 			"the one that reads least is chosen)\n");
 	if (s.native_why)

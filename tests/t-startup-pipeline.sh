@@ -107,7 +107,7 @@ if command -v llvm-bolt-16 > /dev/null; then
 	expect_empty later.err "the later link's warnings"
 	"${cc[@]}" -O1 -c main.c || fail "compile main.c again, otherwise"
 	"${cc[@]}" -o prog main.o work.o 2> later.err || fail "a later link of other bytes: $(cat later.err)"
-	expect_grep 'linked with its order, but not the link linkopt-bolt rewrote' later.err "the other link"
+	expect_grep 'linked with its order, but not the link linkopt-startup rewrote' later.err "the other link"
 	cmp -s prog rec/prog.bolt && fail "a link of other bytes got the rewrite"
 	expect_output want.out got.out "the program linked again with other bytes" ./prog
 	"${cc[@]}" -O2 -c main.c && "${cc[@]}" -o prog main.o work.o || fail "link back"
