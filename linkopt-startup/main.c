@@ -94,7 +94,8 @@ static const struct cli_option options[] = {
 	  "--placement=best: no candidate with the untraced code in\n"
 	  "segments of its own (+seg16)" },
 	{ "--no-cut", 0, CLI_FLAG, &opt.no_cut, 0,
-	  "--placement=best: no candidate with BOLT's cold code cut\n"
+	  "--placement=best: no candidate with the code after its\n"
+	  "traced code (BOLT's cold code, GNU ld's untraced code) cut\n"
 	  "into mappings of 4 KiB at start-up (+cut4)" },
 	{ "--no-cross", 0, CLI_FLAG, &opt.no_cross, 0,
 	  "--placement=best: choose by the training workloads\n"
