@@ -432,6 +432,19 @@ static char *line_start(char *script, char *at)
 	return at;
 }
 
+/* The start of the line before statement (which starts a line of
+   script), when that line aligns to a page; else NULL. */
+static char *page_aligned_before(char *script, char *statement)
+{
+	char *line, *align;
+
+	if (statement == script)
+		return NULL;
+	line = line_start(script, statement - 1);
+	align = strstr(line, "ALIGN(CONSTANT (MAXPAGESIZE))");
+	return align && align < statement ? line : NULL;
+}
+
 /* ORDERING_RODATA_BEFORE_CODE, from the script copy whose .rodata
    statement is [rodata_start, rodata_end) and from which the read-only
    unwinding tables' statements (tables) were taken out, limit pointing at
@@ -445,10 +458,8 @@ static char *rodata_before_code(char *copy, char *rodata_start, char *rodata_end
 {
 	char *init, *init_end, *code, *data, *data_end, *ro_point, *open, *close, *r1 = NULL, *r1_end = NULL, *comment;
 
-	if (!find_statement(copy, rodata_start, ".init", &init, &init_end) || init == copy)
-		return NULL;
-	code = line_start(copy, init - 1);
-	if (!strstr(code, "ALIGN(CONSTANT (MAXPAGESIZE))") || strstr(code, "ALIGN(CONSTANT (MAXPAGESIZE))") > init)
+	if (!find_statement(copy, rodata_start, ".init", &init, &init_end) ||
+	    !(code = page_aligned_before(copy, init)))
 		return NULL;
 	if (!(ro_point = strstr(init, "SEGMENT_START(\"rodata-segment\"")) || ro_point > rodata_start)
 		return NULL;
@@ -560,13 +571,10 @@ bool emit_can_place_rodata(char **ld_argv, const char *ld_program, enum ordering
    such .init. */
 static char *prefetch_page(char *script, const struct ordering *order)
 {
-	char *init, *init_end, *before;
+	char *init, *init_end;
 
 	if (order->hot == 0 || !find_statement(script, script + strlen(script), ".init", &init, &init_end) ||
-	    init == script)
-		return NULL;
-	before = line_start(script, init - 1);
-	if (!strstr(before, "ALIGN(CONSTANT (MAXPAGESIZE))") || strstr(before, "ALIGN(CONSTANT (MAXPAGESIZE))") > init)
+	    !page_aligned_before(script, init))
 		return NULL;
 	return init;
 }

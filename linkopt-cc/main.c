@@ -235,10 +235,9 @@ static char **compile_apart(char **argv, const char *dir, const char *name, char
 }
 
 /* After an ordered link of output: when linkopt-startup rewrote that very
-   link (DIR/NAME.rewrite: the ordered link and its rewrite:
-   linkopt-bolt's, or its cut), the output
-   becomes the rewrite again; a link of other bytes keeps the order only,
-   with a warning.  Returns the exit status. */
+   link (DIR/NAME.rewrite: the ordered link and its rewrite, linkopt-bolt's
+   or its cut), the output becomes the rewrite again; a link of other bytes
+   keeps the order only, with a warning.  Returns the exit status. */
 static int apply_rewrite(const char *dir, const char *name, const char *output)
 {
 	char *path = record_path(dir, name, "rewrite"), *why;

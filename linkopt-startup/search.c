@@ -1652,11 +1652,11 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 		if (ranked[i]->bolt && eligible(&s, ranked[i]))
 			best_bolt = ranked[i];
 	/* and GNU ld's best with its traced code first and its untraced code
-	   not in segments, that code cut into pieces at start-up instead (a
-	   piece is smaller than a segment costs: bench/split/run) */
-	for (i = 0; i < s.count && !best_cut; i++)
-		if (!ranked[i]->bolt && !ranked[i]->segments && eligible(&s, ranked[i]) &&
-		    ranked[i]->placement != PLACEMENT_COLD_START && s.job->linker == LINKER_GNU_LD)
+	   not in segments, that code cut into pieces at start-up instead
+	   (pieces smaller than segments: bench/split/run) */
+	for (i = 0; i < s.count && !best_cut && job->linker == LINKER_GNU_LD; i++)
+		if (!ranked[i]->bolt && !ranked[i]->segments && ranked[i]->placement != PLACEMENT_COLD_START &&
+		    eligible(&s, ranked[i]))
 			best_cut = ranked[i];
 	free(ranked);
 	first_refined = s.count;
