@@ -1285,7 +1285,7 @@ static void keep_best(const struct search *s, const struct candidate *best)
 	for (i = 0; i < s->n; i++) {
 		struct startup_output o = best->variant->outputs[i];
 		char *ordered = record_path(job.dir, o.name, "ordered");
-		char *bolted = record_path(job.dir, o.name, best->bolt ? "bolt" : "cut");
+		char *rewritten = record_path(job.dir, o.name, best->bolt ? "bolt" : "cut");
 		char **flags;
 		struct startup_state st = {
 			.layout = layout,
@@ -1306,8 +1306,8 @@ static void keep_best(const struct search *s, const struct candidate *best)
 		if (best->bolt || best->cut) {
 			/* the rewrite of the ordered link: BOLT's, or its cut */
 			copy_file(best->ordered[i], ordered);
-			copy_file(best->files[i], bolted);
-			keep_rewrite(&job, &s->outputs[i], ordered, bolted);
+			copy_file(best->files[i], rewritten);
+			keep_rewrite(&job, &s->outputs[i], ordered, rewritten);
 		} else {
 			copy_file(best->files[i], ordered);
 			keep_remove(&job, &s->outputs[i], "rewrite");
@@ -1319,7 +1319,7 @@ static void keep_best(const struct search *s, const struct candidate *best)
 		free(st.code_after);
 		free(st.order);
 		free(ordered);
-		free(bolted);
+		free(rewritten);
 	}
 	free(traces);
 	free(layout);
