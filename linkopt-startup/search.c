@@ -16,6 +16,7 @@
 #include "output.h"
 #include "proc.h"
 #include "record.h"
+#include "trace.h"
 #include "util.h"
 
 #include <errno.h>
@@ -1252,6 +1253,47 @@ static void copy_file(const char *from, const char *to)
 	link_install(&place, from);
 }
 
+/* A trace of the chosen candidate, from where the search wrote it to
+   where keep_best keeps it. */
+struct moved_trace {
+	char *from, *to;
+};
+
+/* The order at path with the traces its first line names (deporder's
+   provenance, each trace quoted, then "," or "; link:") moved as moves
+   says: --verify makes the order again from the traces kept, and it must
+   equal this one byte for byte. */
+static void order_moved_traces(const char *path, const struct moved_trace *moves, size_t n)
+{
+	FILE *f = fopen(path, "rb");
+	char *text = NULL, *line, *end, *whole;
+	size_t cap = 0, k;
+
+	if (!f || getdelim(&text, &cap, '\0', f) < 0 || ferror(f))
+		fatal("%s: cannot read: %s", path, strerror(errno));
+	fclose(f);
+	end = strchr(text, '\n');
+	line = end ? xstrndup(text, end - text) : xstrdup(text);
+	for (k = 0; k < n; k++) {
+		char *from = trace_quote(moves[k].from), *to = trace_quote(moves[k].to), *at = strstr(line, from);
+
+		if (at && (at[strlen(from)] == ',' || at[strlen(from)] == ';')) {
+			char *moved = xasprintf("%.*s%s%s", (int)(at - line), line, to, at + strlen(from));
+
+			free(line);
+			line = moved;
+		}
+		free(from);
+		free(to);
+	}
+	whole = xasprintf("%s%s", line, end ? end : "");
+	if (write_file_atomic(path, whole, strlen(whole)) < 0)
+		fatal("%s: cannot write: %s", path, strerror(errno));
+	free(whole);
+	free(line);
+	free(text);
+}
+
 /* Keeps the chosen candidate as an order under the names an ordinary
    order has (DIR/NAME.LINKER.PLACEMENT.order, NAME.ordered, NAME.bolt),
    with linkopt-cc's apply and rewrite records, the inputs' stamps, the
@@ -1262,7 +1304,8 @@ static void keep_best(const struct search *s, const struct candidate *best)
 	struct startup_job job = job_of(s, best);
 	char *layout = state_layout(s->job), *workload = search_workload_line(s);
 	char *traces = xstrdup("");
-	size_t i, w, t;
+	struct moved_trace *moves = NULL;
+	size_t i, w, t, moved = 0, moved_cap = 0;
 
 	for (w = 0; w < s->so->train_count; w++) {
 		char *suffix = xasprintf("train.%zu.traces", w);
@@ -1278,6 +1321,9 @@ static void keep_best(const struct search *s, const struct candidate *best)
 
 			free(traces);
 			traces = more;
+			*ARRAY_PUSH(moves, moved, moved_cap) = (struct moved_trace){
+				xstrdup(path), xasprintf("%s%s", folder, path + strlen(old))
+			};
 		}
 		free(suffix);
 		free(folder);
@@ -1300,6 +1346,7 @@ static void keep_best(const struct search *s, const struct candidate *best)
 
 		o.order = st.order = order_path(&job, o.name);
 		copy_file(best->orders[i], o.order);
+		order_moved_traces(o.order, moves, moved);
 		flags = order_flags(&job, &o);
 		keep_apply(&job, &s->outputs[i], flags);
 		keep_inputs(&job, &s->outputs[i]);
@@ -1321,6 +1368,11 @@ static void keep_best(const struct search *s, const struct candidate *best)
 		free(ordered);
 		free(rewritten);
 	}
+	for (t = 0; t < moved; t++) {
+		free(moves[t].from);
+		free(moves[t].to);
+	}
+	free(moves);
 	free(traces);
 	free(layout);
 	free(workload);

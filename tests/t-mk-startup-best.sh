@@ -4,7 +4,7 @@
 # training workload, STARTUP_HELD_OUT_1 a held-out one): a layout is
 # chosen and named, the table kept in .linkopt/prog.best.txt, the program
 # prints the same and touches fewer code pages; make startup again does
-# nothing, and with other candidates left out searches again;
+# nothing, make startup-check passes it, and with other candidates left out searches again;
 # STARTUP_BEST_WITHOUT leaves candidates out; a placement that is
 # not one, and a STARTUP_BEST_WITHOUT word that is not a kind of
 # candidate (or without best), are refused.
@@ -38,6 +38,11 @@ expect_output want.out got.out "the chosen layout's output" ./prog x
 make -s startup "${args[@]}" 'STARTUP_BEST_WITHOUT=bolt segments' > again.out 2>&1 ||
 	fail "make startup again: $(tail -5 again.out)"
 expect_grep '(unchanged)' again.out
+# make startup-check passes the search's choice (its order made again
+# from the training traces kept is the one it kept)
+make -s startup-check "${args[@]}" 'STARTUP_BEST_WITHOUT=bolt segments' > verify.out 2>&1 ||
+	fail "make startup-check after the search: $(tail -5 verify.out)"
+expect_grep '^prog: start-up code pages [0-9]*, [0-9]* when ordered, .*: ok$' verify.out
 # a search left without other candidates is another search: with relr
 # left out too it links and checks the plain program again (and the
 # check, the same line, fails now: nothing is searched)
