@@ -184,3 +184,23 @@ int record_copy_file(const char *path, const char *copy, char **why)
 	free(data);
 	return 0;
 }
+
+bool record_same_bytes(const char *a, const char *b)
+{
+	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+	bool same = fa && fb;
+	int ca, cb;
+
+	while (same) {
+		ca = getc(fa);
+		cb = getc(fb);
+		same = ca == cb;
+		if (ca == EOF)
+			break;
+	}
+	if (fa)
+		fclose(fa);
+	if (fb)
+		fclose(fb);
+	return same;
+}

@@ -10,7 +10,7 @@
      NAME.inputs  the files the link read when its order was made: for
                   each, its path as the link names it, its size and its
                   modification time (seconds.nanoseconds);
-     NAME.rewrite the rewrite (linkopt-bolt's) of the ordered link that later
+     NAME.rewrite the rewrite (linkopt-bolt's, or the cut) of the ordered link that later
                   links of the output get when they link exactly that file
                   again: the ordered link's path and the rewritten file's.
    A record file is a tag line ("linkopt link 1", "linkopt apply 1") ended
@@ -18,6 +18,8 @@
    whole or not at all (temporary file and rename). */
 #ifndef LINKOPT_RECORD_H
 #define LINKOPT_RECORD_H
+
+#include <stdbool.h>
 
 #define RECORD_LINK_TAG "linkopt link 1"
 #define RECORD_APPLY_TAG "linkopt apply 1"
@@ -55,5 +57,9 @@ void record_free(struct record *rec);
 
 /* Copies the file at path to copy whole; 0, or -1 with *why set. */
 int record_copy_file(const char *path, const char *copy, char **why);
+
+/* Whether the files a and b hold the same bytes (false when either cannot
+   be read). */
+bool record_same_bytes(const char *a, const char *b);
 
 #endif

@@ -178,28 +178,6 @@ static void warn_changed_inputs(const char *dir, const char *name, char *const *
 	free(path);
 }
 
-/* Whether the files a and b hold the same bytes (false when either cannot
-   be read). */
-static bool same_bytes(const char *a, const char *b)
-{
-	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
-	bool same = fa && fb;
-	int ca, cb;
-
-	while (same) {
-		ca = getc(fa);
-		cb = getc(fb);
-		same = ca == cb;
-		if (ca == EOF)
-			break;
-	}
-	if (fa)
-		fclose(fa);
-	if (fb)
-		fclose(fb);
-	return same;
-}
-
 /* A compile and link in one command (gcc -o prog main.cc x.o): each
    source compiled apart, as the driver itself does, but into an object
    that stays (DIR/NAME.objects/N-BASE.o, which the record of the link
@@ -254,7 +232,7 @@ static int apply_rewrite(const char *dir, const char *name, const char *output)
 		error("%s: not a rewrite record", path);
 		return 1;
 	}
-	if (!same_bytes(output, rewrite.strings[0])) {
+	if (!record_same_bytes(output, rewrite.strings[0])) {
 		warn("%s: linked with its order, but not the link linkopt-startup rewrote (%s): the rewrite is left out; run "
 		     "linkopt-startup again", name, rewrite.strings[0]);
 		return 0;

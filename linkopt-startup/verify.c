@@ -78,6 +78,37 @@ static int check_order(struct startup_job *job, struct startup_output *o, const 
 	return 0;
 }
 
+/* When a rewrite of o's ordered link is kept (DIR/NAME.rewrite: BOLT's
+   or the cut, which keep the ordered link's build-id), whether o->path is
+   that rewrite: a link of the order made again without linkopt-cc lost it
+   (the cut's start-up code is the ordered link's, which the code pages
+   cannot tell); 0, else 1 after saying why. */
+static int check_rewrite(const struct startup_job *job, const struct startup_output *o)
+{
+	char *path = record_path(job->dir, o->name, "rewrite"), *why;
+	struct record rewrite;
+	int bad = 0;
+
+	if (record_read(path, RECORD_REWRITE_TAG, &rewrite, &why) < 0) {
+		if (errno != ENOENT)
+			bad = stale(job, o, "%s", why);
+		free(why);
+		free(path);
+		return bad;
+	}
+	if (rewrite.count != 2)
+		bad = stale(job, o, "%s: not a rewrite record", path);
+	else if (!record_same_bytes(o->path, rewrite.strings[1]))
+		bad = record_same_bytes(o->path, rewrite.strings[0])
+			      ? stale(job, o, "stale: %s is its ordered link without the rewrite kept (%s): linked again "
+					  "with its order, but not through linkopt-cc", o->path, rewrite.strings[1])
+			      : stale(job, o, "stale: %s is not the rewrite kept of its ordered link (%s)", o->path,
+				      rewrite.strings[1]);
+	record_free(&rewrite);
+	free(path);
+	return bad;
+}
+
 /* check_order with the placement and the links the state says the order
    was made with (--placement=best chose them). */
 static int check_order_as_kept(struct startup_job *job, struct startup_output *o, const struct startup_state *st)
@@ -135,6 +166,10 @@ int verify_outputs(struct startup_job *job, struct startup_output *outputs, size
 		if (!link_has_build_id(o, states[i].ordered_id)) {
 			bad |= stale(job, o, "stale: %s was relinked since it was ordered (ordered build-id %s)", o->path,
 				     states[i].ordered_id);
+			continue;
+		}
+		if (check_rewrite(job, o)) {
+			bad = 1;
 			continue;
 		}
 		bad |= check_order_as_kept(job, o, &states[i]);

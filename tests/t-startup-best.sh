@@ -207,6 +207,16 @@ rm prog
 cmp -s prog "$dir/prog.cut" || fail "the build's next link lost the cut: $(cat relink.err)"
 run_ok got3.out ./prog a
 expect_same want.out got3.out "the cut program's output"
+# --verify passes the cut in place, and refuses the ordered link without
+# its cut (the order linked again, not through linkopt-cc): the same
+# build-id and code pages, and the cold start reads the filler again
+run_ok verify.out "$LINKOPT_STARTUP" --dir="$dir" --target=prog --placement=best --verify -- ./prog a
+cp "$dir/prog.ordered" prog
+"$LINKOPT_STARTUP" --dir="$dir" --target=prog --placement=best --verify -- ./prog a > verify.out 2>&1 &&
+	fail "--verify passes the ordered link without its cut: $(cat verify.out)"
+grep -q 'prog is its ordered link without the rewrite kept' verify.out ||
+	fail "--verify does not say the cut is lost: $(cat verify.out)"
+cp "$dir/prog.cut" prog
 
 again() {
 	"$LINKOPT_STARTUP" --dir="$dir" --target=prog --undo -- true && "${cc[@]}" -o prog main.o work.o table.o &&
