@@ -135,4 +135,14 @@ grep -q convert native.line && fail "convert still runs natively outside the tra
 if [[ $chosen == *bolt* ]]; then
 	nm prog | grep -q 'convert\.cold' && fail "the chosen BOLT layout split convert: $(nm prog | grep convert)"
 fi
+# --verify passes the choice in place; with BOLT's rewrite (or the cut)
+# kept, the ordered link in its place (the same build-id) is refused
+HOME=$PWD/home run_ok verify.out "$LINKOPT_STARTUP" --dir="$dir" --target=prog --placement=best --verify -- ./prog a
+if [[ -f $dir/prog.rewrite ]]; then
+	cp prog chosen && cp "$dir/prog.ordered" prog || fail "cannot put the ordered link in place"
+	HOME=$PWD/home "$LINKOPT_STARTUP" --dir="$dir" --target=prog --placement=best --verify -- ./prog a \
+		> verify.out 2>&1 && fail "--verify passes the ordered link without the rewrite of $chosen: $(cat verify.out)"
+	expect_grep 'prog is its ordered link without the rewrite kept' verify.out
+	mv chosen prog
+fi
 exit 0
