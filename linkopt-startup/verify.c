@@ -79,10 +79,11 @@ static int check_order(struct startup_job *job, struct startup_output *o, const 
 }
 
 /* When a rewrite of o's ordered link is kept (DIR/NAME.rewrite: BOLT's
-   or the cut, which keep the ordered link's build-id), whether o->path is
-   that rewrite: a link of the order made again without linkopt-cc lost it
-   (the cut's start-up code is the ordered link's, which the code pages
-   cannot tell); 0, else 1 after saying why. */
+   or the cut), whether o->path is that rewrite: a link of the order made
+   again without linkopt-cc lost it.  linkopt-bolt's output has a build-id
+   of its own, but the cut keeps the ordered link's and its code pages:
+   neither the build-id nor the pages touched tell it is lost; 0, else 1
+   after saying why. */
 static int check_rewrite(const struct startup_job *job, const struct startup_output *o)
 {
 	char *path = record_path(job->dir, o->name, "rewrite"), *why;
