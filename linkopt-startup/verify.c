@@ -111,9 +111,11 @@ static int check_order(struct startup_job *job, struct startup_output *o, const 
    or the cut), whether o->path is that rewrite: a link of the order made
    again without linkopt-cc lost it.  linkopt-bolt's output has a build-id
    of its own, but the cut keeps the ordered link's and its code pages:
-   neither the build-id nor the pages touched tell it is lost; 0, else 1
+   neither the build-id nor the pages touched tell the cut is lost.
+   other: say too when o->path is some other file (when its build-id is
+   the ordered link's; else the caller says it was relinked); 0, else 1
    after saying why. */
-static int check_rewrite(const struct startup_job *job, const struct startup_output *o)
+static int check_rewrite(const struct startup_job *job, const struct startup_output *o, bool other)
 {
 	char *path = record_path(job->dir, o->name, "rewrite"), *why;
 	struct record rewrite;
@@ -128,12 +130,14 @@ static int check_rewrite(const struct startup_job *job, const struct startup_out
 	}
 	if (rewrite.count != 2)
 		bad = stale(job, o, "%s: not a rewrite record", path);
-	else if (!record_same_bytes(o->path, rewrite.strings[1]))
-		bad = record_same_bytes(o->path, rewrite.strings[0])
-			      ? stale(job, o, "stale: %s is its ordered link without the rewrite kept (%s): linked again "
-					  "with its order, but not through linkopt-cc", o->path, rewrite.strings[1])
-			      : stale(job, o, "stale: %s is not the rewrite kept of its ordered link (%s)", o->path,
-				      rewrite.strings[1]);
+	else if (record_same_bytes(o->path, rewrite.strings[1]))
+		bad = 0;
+	else if (record_same_bytes(o->path, rewrite.strings[0]))
+		bad = stale(job, o, "stale: %s is its ordered link without the rewrite kept (%s): linked again with its "
+			    "order, but not through linkopt-cc", o->path, rewrite.strings[1]);
+	else if (other)
+		bad = stale(job, o, "stale: %s is not the rewrite kept of its ordered link (%s)", o->path,
+			    rewrite.strings[1]);
 	record_free(&rewrite);
 	free(path);
 	return bad;
@@ -194,11 +198,13 @@ int verify_outputs(struct startup_job *job, struct startup_output *outputs, size
 		snprintf(o->build_id[BUILD_PLAIN], sizeof(o->build_id[BUILD_PLAIN]), "%s", states[i].plain_id);
 		snprintf(o->build_id[BUILD_ORDERED], sizeof(o->build_id[BUILD_ORDERED]), "%s", states[i].ordered_id);
 		if (!link_has_build_id(o, states[i].ordered_id)) {
-			bad |= stale(job, o, "stale: %s was relinked since it was ordered (ordered build-id %s)", o->path,
-				     states[i].ordered_id);
+			if (!check_rewrite(job, o, false))
+				stale(job, o, "stale: %s was relinked since it was ordered (ordered build-id %s)", o->path,
+				      states[i].ordered_id);
+			bad = 1;
 			continue;
 		}
-		if (check_rewrite(job, o)) {
+		if (check_rewrite(job, o, true)) {
 			bad = 1;
 			continue;
 		}

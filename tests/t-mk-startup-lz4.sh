@@ -9,7 +9,7 @@
 # tests/buildsys-matrix, with its linker and jobs.  Each ordered output
 # touches fewer code pages than the default link, and writes the same
 # compressed file; lz4's own make keeps the ordered outputs; make
-# startup-check passes.
+# startup-check passes (with BOLT too, and says so when the rewrite is lost).
 . "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 need_pagein make readelf ld.gold ld.lld
@@ -99,6 +99,18 @@ if command -v llvm-bolt-16 > /dev/null; then
 	run_ok plain.out lz4/programs/.linkopt/lz4.default -q -f -1 sample.tar want.lz4
 	run_ok bolt.run lz4/programs/lz4 -q -f -1 sample.tar got.lz4
 	cmp want.lz4 got.lz4 || fail "lz4 rewritten by BOLT writes another file"
+	# startup-check passes BOLT's rewrite in place, and says so when the
+	# ordered link took its place (the order linked again, not through
+	# linkopt-cc)
+	check_bolt() {
+		make -s -C lz4/programs startup-check STARTUP_PLACEMENT=data-first STARTUP_BOLT=yes \
+			STARTUP_LLVM_BOLT=llvm-bolt-16 "${flags[@]}" > check.out 2>&1
+	}
+	check_bolt || fail "make startup-check STARTUP_BOLT=yes: $(tail -5 check.out)"
+	cp lz4/programs/.linkopt/lz4.ordered lz4/programs/lz4 || fail "cannot put the ordered link in place"
+	check_bolt && fail "make startup-check passes the ordered link in place of BOLT's rewrite: $(cat check.out)"
+	expect_grep 'lz4 is its ordered link without the rewrite kept (.*/lz4\.bolt)' check.out
+	cp lz4/programs/.linkopt/lz4.bolt lz4/programs/lz4 || fail "cannot put BOLT's rewrite back"
 else
 	echo "the BOLT path: no llvm-bolt-16 (apt-get install bolt-16)"
 fi
