@@ -91,9 +91,7 @@ int record_write(const char *path, const char *tag, char *const *strings, int co
 	return 0;
 }
 
-/* All of the file at path (a new buffer with a NUL after it, *size
-   bytes); NULL with errno set. */
-static char *read_whole(const char *path, size_t *size)
+char *record_read_whole(const char *path, size_t *size)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), saved;
 	size_t capacity = 4096, n = 0;
@@ -130,7 +128,7 @@ static char *read_whole(const char *path, size_t *size)
 int record_read(const char *path, const char *tag, struct record *rec, char **why)
 {
 	size_t size, at, tag_size = strlen(tag), capacity = 0;
-	char *data = read_whole(path, &size);
+	char *data = record_read_whole(path, &size);
 
 	memset(rec, 0, sizeof(*rec));
 	if (!data) {
@@ -170,7 +168,7 @@ void record_free(struct record *rec)
 int record_copy_file(const char *path, const char *copy, char **why)
 {
 	size_t size;
-	char *data = read_whole(path, &size);
+	char *data = record_read_whole(path, &size);
 
 	if (!data) {
 		*why = xasprintf("%s: cannot read: %s", path, strerror(errno));

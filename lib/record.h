@@ -20,6 +20,7 @@
 #define LINKOPT_RECORD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #define RECORD_LINK_TAG "linkopt link 1"
 #define RECORD_APPLY_TAG "linkopt apply 1"
@@ -54,6 +55,10 @@ int record_read(const char *path, const char *tag, struct record *rec, char **wh
 
 /* Frees what record_read allocated. */
 void record_free(struct record *rec);
+
+/* All of the file at path (a new buffer with a NUL after it, *size
+   bytes); NULL with errno set. */
+char *record_read_whole(const char *path, size_t *size);
 
 /* Copies the file at path to copy whole; 0, or -1 with *why set. */
 int record_copy_file(const char *path, const char *copy, char **why);

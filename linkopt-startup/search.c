@@ -1260,25 +1260,26 @@ struct moved_trace {
 };
 
 /* The order at path with the traces its first line names (deporder's
-   provenance, each trace quoted, then "," or "; link:") moved as moves
-   says: --verify makes the order again from the traces kept, and it must
-   equal this one byte for byte. */
+   provenance: each trace quoted, after a blank, before "," or "; link:")
+   moved as moves says, so that it names the traces kept, not the files the
+   search removes.  --verify does not compare that line. */
 static void order_moved_traces(const char *path, const struct moved_trace *moves, size_t n)
 {
-	FILE *f = fopen(path, "rb");
-	char *text = NULL, *line, *end, *whole;
-	size_t cap = 0, k;
+	size_t size, k;
+	char *text = record_read_whole(path, &size), *nl, *line, *whole;
+	size_t first;
 
-	if (!f || getdelim(&text, &cap, '\0', f) < 0 || ferror(f))
+	if (!text)
 		fatal("%s: cannot read: %s", path, strerror(errno));
-	fclose(f);
-	end = strchr(text, '\n');
-	line = end ? xstrndup(text, end - text) : xstrdup(text);
+	nl = memchr(text, '\n', size);
+	first = nl ? (size_t)(nl - text) : size;
+	line = xstrndup(text, first);
 	for (k = 0; k < n; k++) {
 		char *from = trace_quote(moves[k].from), *to = trace_quote(moves[k].to), *at = strstr(line, from);
+		size_t len = strlen(from);
 
-		if (at && (at[strlen(from)] == ',' || at[strlen(from)] == ';')) {
-			char *moved = xasprintf("%.*s%s%s", (int)(at - line), line, to, at + strlen(from));
+		if (at && at > line && at[-1] == ' ' && (at[len] == ',' || at[len] == ';')) {
+			char *moved = xasprintf("%.*s%s%s", (int)(at - line), line, to, at + len);
 
 			free(line);
 			line = moved;
@@ -1286,8 +1287,10 @@ static void order_moved_traces(const char *path, const struct moved_trace *moves
 		free(from);
 		free(to);
 	}
-	whole = xasprintf("%s%s", line, end ? end : "");
-	if (write_file_atomic(path, whole, strlen(whole)) < 0)
+	whole = xmalloc(strlen(line) + size - first);
+	memcpy(whole, line, strlen(line));
+	memcpy(whole + strlen(line), text + first, size - first);
+	if (write_file_atomic(path, whole, strlen(line) + size - first) < 0)
 		fatal("%s: cannot write: %s", path, strerror(errno));
 	free(whole);
 	free(line);

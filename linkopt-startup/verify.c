@@ -32,27 +32,21 @@ static int stale(const struct startup_job *job, const struct startup_output *o, 
 	return 1;
 }
 
-/* The text of the order file at path after its first line when that is
-   deporder's provenance (the traces by path, the link command), else
-   whole; a new string, NULL when it cannot be read. */
-static char *order_body(const char *path)
+/* The bytes of the order file at path after its first line when that is
+   deporder's provenance (the traces by path, the link command), else all
+   of them: *start into *data, *size of them; -1 with errno set when it
+   cannot be read. */
+static int order_body(const char *path, char **data, const char **start, size_t *size)
 {
-	FILE *f = fopen(path, "rb");
-	char *text = NULL, *nl, *body;
-	size_t cap = 0;
+	size_t n;
+	char *nl;
 
-	if (!f)
-		return NULL;
-	if (getdelim(&text, &cap, '\0', f) < 0 || ferror(f)) {
-		fclose(f);
-		free(text);
-		return NULL;
-	}
-	fclose(f);
-	nl = strchr(text, '\n');
-	body = xstrdup(nl && memmem(text, nl - text, "deporder (linkopt ", 18) ? nl + 1 : text);
-	free(text);
-	return body;
+	if (!(*data = record_read_whole(path, &n)))
+		return -1;
+	nl = memchr(*data, '\n', n);
+	*start = nl && memmem(*data, nl - *data, "deporder (linkopt ", 18) ? nl + 1 : *data;
+	*size = n - (*start - *data);
+	return 0;
 }
 
 /* The order made now from the stored trace and map into o->order.check;
@@ -61,7 +55,9 @@ static int check_order(struct startup_job *job, struct startup_output *o, const 
 {
 	char *order = o->order, *check = xasprintf("%s.check", o->order), *trace, *why;
 	struct startup_run stored = { 0 };
-	char *body, *body_now;
+	char *kept = NULL, *now = NULL;
+	const char *body, *body_now;
+	size_t size, size_now;
 	int status;
 
 	trace = traces && *traces ? xstrdup(traces)
@@ -93,11 +89,17 @@ static int check_order(struct startup_job *job, struct startup_output *o, const 
 	   were when the order was made, and the link the order was made
 	   from (BOLT's input links with --emit-relocs, the map kept is of
 	   the link without) */
-	body = order_body(order);
-	body_now = order_body(check);
-	status = !body || !body_now || strcmp(body, body_now);
-	free(body);
-	free(body_now);
+	if (order_body(order, &kept, &body, &size) < 0 || order_body(check, &now, &body_now, &size_now) < 0) {
+		status = stale(job, o, "%s: cannot read: %s", kept ? check : order, strerror(errno));
+		free(kept);
+		unlink(check);
+		free(check);
+		free(trace);
+		return status;
+	}
+	status = size != size_now || memcmp(body, body_now, size);
+	free(kept);
+	free(now);
 	unlink(check);
 	free(check);
 	free(trace);
@@ -130,6 +132,8 @@ static int check_rewrite(const struct startup_job *job, const struct startup_out
 	}
 	if (rewrite.count != 2)
 		bad = stale(job, o, "%s: not a rewrite record", path);
+	else if (access(rewrite.strings[1], R_OK) < 0)
+		bad = stale(job, o, "%s: the rewrite kept cannot be read: %s", rewrite.strings[1], strerror(errno));
 	else if (record_same_bytes(o->path, rewrite.strings[1]))
 		bad = 0;
 	else if (record_same_bytes(o->path, rewrite.strings[0]))

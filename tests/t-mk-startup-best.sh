@@ -39,10 +39,15 @@ make -s startup "${args[@]}" 'STARTUP_BEST_WITHOUT=bolt segments' > again.out 2>
 	fail "make startup again: $(tail -5 again.out)"
 expect_grep '(unchanged)' again.out
 # make startup-check passes the search's choice (its order made again
-# from the training traces kept is the one it kept)
+# from the training traces kept is the one it kept), whose first line
+# names those traces
 make -s startup-check "${args[@]}" 'STARTUP_BEST_WITHOUT=bolt segments' > verify.out 2>&1 ||
 	fail "make startup-check after the search: $(tail -5 verify.out)"
 expect_grep '^prog: start-up code pages [0-9]*, [0-9]* when ordered, .*: ok$' verify.out
+# the order kept names the training traces kept, not the search's files
+head -1 .linkopt/prog.gnu-ld.*.order > provenance.txt || fail "no order kept: $(ls .linkopt)"
+expect_grep 'traces /.*/\.linkopt/prog\.train\.0\.traces/' provenance.txt
+grep -q 'search\.[0-9]*\.traces' provenance.txt && fail "the order kept names the search's traces: $(cat provenance.txt)"
 # a search left without other candidates is another search: with relr
 # left out too it links and checks the plain program again (and the
 # check, the same line, fails now: nothing is searched)

@@ -136,7 +136,7 @@ if [[ $chosen == *bolt* ]]; then
 	nm prog | grep -q 'convert\.cold' && fail "the chosen BOLT layout split convert: $(nm prog | grep convert)"
 fi
 # --verify passes the choice in place; with BOLT's rewrite (or the cut)
-# kept, the ordered link in its place (the same build-id) is refused
+# kept, the ordered link in its place is refused, and named
 HOME=$PWD/home run_ok verify.out "$LINKOPT_STARTUP" --dir="$dir" --target=prog --placement=best --verify -- ./prog a
 if [[ -f $dir/prog.rewrite ]]; then
 	cp prog chosen && cp "$dir/prog.ordered" prog || fail "cannot put the ordered link in place"

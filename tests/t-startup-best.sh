@@ -217,6 +217,7 @@ run_ok verify.out "$LINKOPT_STARTUP" --dir="$dir" --target=prog --placement=best
 # without the line of a traced function does not
 order=$(ls "$dir"/prog.gnu-ld.*.order) && cp "$order" order.kept || fail "no order kept: $(ls "$dir")"
 sed -i '1s/; link: /; link: --emit-relocs /' "$order"
+cmp -s order.kept "$order" && fail "the order's first line has no '; link: ': $(head -c 300 "$order")"
 run_ok verify.out "$LINKOPT_STARTUP" --dir="$dir" --target=prog --placement=best --verify -- ./prog a
 cp order.kept "$order"
 grep -q '^ *work\.o(\.text\.w3)$' "$order" || fail "w3, which the start-up runs, is not in the order"
@@ -230,6 +231,12 @@ cp "$dir/prog.ordered" prog
 	fail "--verify passes the ordered link without its cut: $(cat verify.out)"
 grep -q 'prog is its ordered link without the rewrite kept' verify.out ||
 	fail "--verify does not say the cut is lost: $(cat verify.out)"
+# the cut kept gone: refused, saying so
+mv "$dir/prog.cut" cut.kept
+"$LINKOPT_STARTUP" --dir="$dir" --target=prog --placement=best --verify -- ./prog a > verify.out 2>&1 &&
+	fail "--verify passes without the cut kept: $(cat verify.out)"
+expect_grep 'prog\.cut: the rewrite kept cannot be read' verify.out
+mv cut.kept "$dir/prog.cut"
 cp "$dir/prog.cut" prog
 
 again() {
