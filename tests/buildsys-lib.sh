@@ -8,6 +8,18 @@ need_buildsys() {
 	[[ -x $LINKOPT_CC && -x $LINKOPT_STARTUP ]] || fail "linkopt-cc or linkopt-startup is not built (run make)"
 }
 
+# perf_records_faults: whether perf can record page faults here (the
+# native runs of linkopt-startup --placement=best need it; perf.probe, its
+# output, stays in the test's folder)
+perf_records_faults() {
+	command -v perf > /dev/null && perf record -q --no-bpf-event -o perf.probe -e page-faults -- true 2> /dev/null
+}
+
+# need_perf_faults: skips unless perf_records_faults.
+need_perf_faults() {
+	perf_records_faults || skip "perf cannot record page faults here"
+}
+
 # real_project NAME: a copy of a real project's sources (scripts/fetch) in
 # ./NAME, timestamps kept (a configure tree copied with newer files would
 # regenerate itself); skips without them.

@@ -13,8 +13,7 @@
 . "$TESTDIR/buildsys-lib.sh"
 need_buildsys
 command -v llvm-bolt-16 > /dev/null || command -v llvm-bolt-22 > /dev/null || skip "no llvm-bolt-16 or -22"
-command -v perf > /dev/null && perf record -q --no-bpf-event -o perf.probe -e page-faults -- true 2> /dev/null ||
-	skip "perf cannot record page faults here"
+need_perf_faults
 dir=$PWD/rec
 cc=("$LINKOPT_CC" --dir="$dir" gcc)
 

@@ -13,8 +13,7 @@
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/buildsys-lib.sh"
 need_buildsys
-command -v perf > /dev/null && perf record -q --no-bpf-event -o perf.probe -e page-faults -- true 2> /dev/null ||
-	skip "perf cannot record page faults here"
+need_perf_faults
 dir=$PWD/rec
 cc=("$LINKOPT_CC" --dir="$dir" gcc)
 

@@ -16,8 +16,7 @@
 . "$TESTDIR/startup-lib.sh"
 need_buildsys
 ((EUID == 0)) || skip "a cold start is measured on a loop device: root only"
-command -v perf > /dev/null && perf record -q --no-bpf-event -o perf.probe -e page-faults -- true 2> /dev/null ||
-	skip "perf cannot record page faults here"
+need_perf_faults
 dir=$PWD/rec
 cc=("$LINKOPT_CC" --dir="$dir" gcc)
 

@@ -128,7 +128,7 @@ if ((EUID == 0)); then
 		fail "prog.best.cold has not one held-out measurement of $chosen: $(cut -f1,2 "$dir/prog.best.cold")"
 fi
 # what runs natively and not under valgrind is named (perf's page faults)
-if command -v perf > /dev/null && perf record -q --no-bpf-event -o perf.probe -e page-faults -- true 2> /dev/null; then
+if perf_records_faults; then
 	grep -E '^native run .*ran natively .* native_only' best.out > /dev/null ||
 		fail "the natively run native_only was not named: $(grep '^native run' best.out)"
 	# and the model counts what the native run faulted in: where a cold
