@@ -41,7 +41,7 @@ BUILD_DEPS = libelf.h=libelf-dev gelf.h=libelf-dev elfutils/libdw.h=libdw-dev js
 # make deps installs, so that the CI's fresh machine runs the test).
 DEB_DEPS = bin:dpkg-buildpackage=dpkg-dev bin:dh=debhelper bin:lintian=lintian \
 	bin:pkg-config=pkgconf bin:cmake=cmake
-TEST_DEPS = bin:ld.gold=binutils bin:ld.lld=lld bin:gcov-tool=gcc bin:mold=mold bin:clang-22=clang-22 \
+TEST_DEPS = bin:ld.gold=binutils bin:strace=strace bin:ld.lld=lld bin:gcov-tool=gcc bin:mold=mold bin:clang-22=clang-22 \
 	bin:ld.lld-22=lld-22 bin:llvm-profdata-22=llvm-22 \
 	file:/usr/lib/llvm-22/lib/clang/22/lib/linux/libclang_rt.profile-x86_64.a=libclang-rt-22-dev
 

@@ -185,10 +185,24 @@ int proc_watch_children(char **why)
 		return -1;
 	}
 	if (pid == 0) {
+		struct watch_message ready = { .op = 'r' };
+		int fd;
+
 		close(fds[0]);
-		watchdog(keep_only(fds[1]));
+		fd = keep_only(fds[1]);
+		while (send(fd, &ready, sizeof(ready), MSG_NOSIGNAL) < 0 && errno == EINTR)
+			;
+		watchdog(fd);
 	}
 	close(fds[1]);
+	/* until the watchdog has closed its copies of our descriptors, a lock
+	   we hold would outlive us: the next run would find it taken */
+	for (;;) {
+		struct watch_message ready;
+
+		if (recv(fds[0], &ready, sizeof(ready), 0) >= 0 || errno != EINTR)
+			break;
+	}
 	watch_fd = high_fd(fds[0]);
 	if (watch_fd < 0) {
 		*why = xasprintf("fcntl failed: %s", strerror(errno));
