@@ -198,6 +198,8 @@ while IFS='|' read -r path name sub manpage; do
 		((status == space_status)) || fail "$full: '$option $value' exits $space_status, '$option=$value' exits $status"
 		if [[ $out != "$space_out" ]]; then
 			printf '%s' "$space_out" > space.out
+			# what each run said, for the cause
+			printf 'stderr of the space form:\n%s\nstderr of the = form:\n%s\n' "$space_err" "$err" >&2
 			expect_same space.out out "stdout of $full $option=$value (against the space form)"
 		fi
 		if [[ $err != "$space_err" ]]; then
