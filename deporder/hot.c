@@ -662,3 +662,67 @@ void hot_add_edges(const struct hot_order *hot, struct ordering *record)
 		free(keys[i]);
 	free(keys);
 }
+
+static bool is_code_section(const struct unit *u, uint32_t k)
+{
+	return sections_is_unit(u, k) && (u->elf.sections[k].flags & SHF_EXECINSTR);
+}
+
+void hot_callees_first(struct link *link, struct unit_section **order, size_t hot_count, size_t *count)
+{
+	struct strmap seen = { 0 }, near = { 0 };
+	struct hot_order ring = { 0 };
+	struct unit_section *out;
+	size_t i, n = 0;
+
+	for (i = 0; i < hot_count; i++) {
+		char *key = unit_section_key((*order)[i].unit, (*order)[i].section);
+		void **slot = strmap_slot(&seen, key);
+
+		if (*slot)
+			free(key);
+		else
+			*slot = key;
+	}
+	/* the code the traced code refers to, then the code that refers to,
+	   nearest first: a start-up no trace saw runs the callees of what
+	   the traces ran sooner than the rest */
+	for (i = 0; i < hot_count; i++)
+		if (is_code_section((*order)[i].unit, (*order)[i].section))
+			*ARRAY_PUSH(ring.sections, ring.count, ring.capacity) = (*order)[i];
+	{
+		size_t traced = ring.count;
+
+		for (i = 0; i < ring.count; i++)
+			add_targets(&ring, link, &seen, i, is_code_section);
+		memmove(ring.sections, ring.sections + traced, (ring.count - traced) * sizeof(*ring.sections));
+		ring.count -= traced;
+	}
+	for (i = 0; i < ring.count; i++) {
+		char *key = unit_section_key(ring.sections[i].unit, ring.sections[i].section);
+
+		*strmap_slot(&near, key) = key;
+	}
+	out = xmalloc((*count + ring.count + 1) * sizeof(*out));
+	memcpy(out, *order, hot_count * sizeof(*out));
+	n = hot_count;
+	memcpy(out + n, ring.sections, ring.count * sizeof(*out));
+	n += ring.count;
+	for (i = hot_count; i < *count; i++) {
+		char *key = unit_section_key((*order)[i].unit, (*order)[i].section);
+
+		if (!strmap_get(&near, key))
+			out[n++] = (*order)[i];
+		free(key);
+	}
+	free(*order);
+	*order = out;
+	*count = n;
+	free(ring.sections);
+	for (i = 0; i < seen.capacity; i++)
+		free((char *)seen.slots[i].key);
+	strmap_free(&seen);
+	for (i = 0; i < near.capacity; i++)
+		free((char *)near.slots[i].key);
+	strmap_free(&near);
+}
