@@ -99,15 +99,6 @@ int hot_from_traces(struct hot_order *hot, struct link *link, const struct hot_i
    loaded. */
 void hot_add_data(struct hot_order *hot, struct link *link, bool strings);
 
-/* Moves to the front of the untraced entries of order (*count entries,
-   the first hot_count traced, as order_compute gives them) the code
-   sections the traced code refers to through its relocations, then those
-   these refer to, nearest first, each in the order it is first named:
-   next to the traced code, the code a run no trace saw most likely runs.
-   A section the order did not name is added.  Needs the relocations
-   loaded. */
-void hot_callees_first(struct link *link, struct unit_section **order, size_t hot_count, size_t *count);
-
 /* Adds to record lld's call graph from the traces alone: consecutive first
    touches of a trace (functions; data skipped over) as caller and callee,
    weighted by how often the pair occurs. */

@@ -17,12 +17,11 @@
 enum granularity { GRANULARITY_OBJECT, GRANULARITY_SECTION };
 enum trace_order { TRACE_ORDER_COVERAGE, TRACE_ORDER_FIRST_TOUCH };
 enum placement { PLACEMENT_HEAD, PLACEMENT_COLD_START, PLACEMENT_DATA_FIRST };
-enum untraced_order { UNTRACED_LINK, UNTRACED_CALLEES };
 
 /* What the command line asks for, filled from the option table. */
 static struct {
 	struct cli_list seeds;
-	int granularity, format, emit, trace_order, placement, untraced_order; /* the enums' values */
+	int granularity, format, emit, trace_order, placement; /* the enums' values */
 	const char *why, *out, *map, *binary, *trace_object, *stats_json;
 	bool use_cc, keep_going, no_data, evaluate, quiet;
 	char **traces;
@@ -40,7 +39,6 @@ static const char *const emit_forms[] = { "list", "gnu-ld", "gold", "lld", "mold
 static const enum emit_format emit_values[] = { EMIT_LIST, EMIT_GNU_LD, EMIT_GOLD, EMIT_LLD, EMIT_LLD, EMIT_CALL_GRAPH };
 static const char *const trace_orders[] = { [TRACE_ORDER_COVERAGE] = "coverage",
 					    [TRACE_ORDER_FIRST_TOUCH] = "first-touch", NULL };
-static const char *const untraced_orders[] = { [UNTRACED_LINK] = "link", [UNTRACED_CALLEES] = "callees", NULL };
 static const char *const placements[] = { [PLACEMENT_HEAD] = "head", [PLACEMENT_COLD_START] = "cold-start",
 					  [PLACEMENT_DATA_FIRST] = "data-first", NULL };
 
@@ -228,12 +226,6 @@ static const struct cli_option options[] = {
 	  "page crosses a page boundary while a later hot section\n"
 	  "could fill the gap (default 4096; 0: no packing)", .set = set_page_size },
 	{ "--no-data", 0, CLI_FLAG, &opt.no_data, 0, "do not move the data the traced code refers to" },
-	{ "--untraced-order", 0, CLI_CHOICE, &opt.untraced_order, 0,
-	  "gnu-ld: link (default): the untraced code in the\n"
-	  "link's order; callees: first the code the traced code\n"
-	  "calls or names, then what that names, nearest first,\n"
-	  "next to the traced code: what a run no trace saw most\n"
-	  "likely runs", untraced_orders },
 	{ "--untraced-segment-kb", 0, CLI_CALL, 0, "N",
 	  "gnu-ld: the untraced code in segments of at most N KiB\n"
 	  "each: a run that touches code no trace ran reads ahead\n"
@@ -385,10 +377,6 @@ static char **link_arguments(char **operands, int *count, char **ld_program)
 				"before the code)");
 	if (opt.placement == PLACEMENT_DATA_FIRST && opt.no_data)
 		cli_usage_error("--placement=data-first places the data: it cannot go with --no-data");
-	if (opt.untraced_order == UNTRACED_CALLEES &&
-	    (!opt.trace_count || opt.granularity != GRANULARITY_SECTION ||
-	     (!opt.evaluate && emit_values[opt.emit] != EMIT_GNU_LD)))
-		cli_usage_error("--untraced-order=callees needs --trace, --granularity=section and --emit=gnu-ld (or --evaluate)");
 	if (opt.untraced_segment_kb && (emit_values[opt.emit] != EMIT_GNU_LD || opt.granularity != GRANULARITY_SECTION ||
 					!opt.trace_count || opt.evaluate))
 		cli_usage_error("--untraced-segment-kb is for --emit=gnu-ld with --trace and --granularity=section");
@@ -607,17 +595,15 @@ int main(int argc, char **argv)
 		if (opt.trace_count && run.hot.order_data)
 			hot_add_data(&run.hot, &run.link, opt.placement == PLACEMENT_DATA_FIRST);
 	}
-	if (opt.evaluate || opt.placement != PLACEMENT_HEAD || opt.untraced_order == UNTRACED_CALLEES) {
+	if (opt.evaluate || opt.placement != PLACEMENT_HEAD) {
 		/* the order the emitters print, the data the traced code uses
 		   included; every section named, but for gold, which puts those
 		   its file does not name first */
 		run.order = order_compute(&run.link, run.hot.sections, run.hot.count, true,
-					  opt.placement == PLACEMENT_DATA_FIRST || opt.untraced_order == UNTRACED_CALLEES ||
+					  opt.placement == PLACEMENT_DATA_FIRST ||
 						  (opt.placement == PLACEMENT_COLD_START &&
 						   (opt.evaluate || emit_values[opt.emit] != EMIT_GOLD)),
 					  &run.order_count);
-		if (opt.untraced_order == UNTRACED_CALLEES)
-			hot_callees_first(&run.link, &run.order, run.hot.count, &run.order_count);
 		run.placement = (struct layout_placement){ run.hot.count, ORDERING_RODATA_FIRST };
 		if (opt.placement == PLACEMENT_COLD_START && place_for_cold_start(&run))
 			return EXIT_INPUT;

@@ -153,16 +153,6 @@ coldstart_unmount() {
 	losetup -d "$loop"
 }
 
-# big_functions NAME N: prints the C of N functions of 8 KiB, NAME0 to
-# NAME(N-1), each int NAME(int x), the 8 KiB on a path no argument takes.
-big_functions() {
-	local i
-	for i in $(seq 0 $(($2 - 1))); do
-		printf '__attribute__((noinline)) int %s%d(int x)\n{\n\tif (x == -7)\n' "$1" "$i"
-		printf '\t\t__asm__ volatile(".skip 8000, 0x90");\n\treturn x * %d + 1;\n}\n' "$((i + 2))"
-	done
-}
-
 # untraced_program: writes prog.c, a program whose 40 functions of 8 KiB
 # (cold0 to cold39) run only when argv[1] names one (through a table),
 # and whose 6 small ones (hot0 to hot5) run at every start.
@@ -170,7 +160,10 @@ untraced_program() {
 	{
 		echo '#include <stdio.h>'
 		echo '#include <stdlib.h>'
-		big_functions cold 40
+		for i in $(seq 0 39); do
+			printf '__attribute__((noinline)) int cold%d(int x)\n{\n\tif (x == -7)\n' "$i"
+			printf '\t\t__asm__ volatile(".skip 8000, 0x90");\n\treturn x * %d + 1;\n}\n' "$((i + 2))"
+		done
 		for i in $(seq 0 5); do
 			printf '__attribute__((noinline)) int hot%d(int x)\n{\n\treturn x * %d + 3;\n}\n' "$i" "$((i + 5))"
 		done
