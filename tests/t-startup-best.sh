@@ -169,7 +169,7 @@ grep -E '^[ *] (head|cold-start|data-first) ' check.out | grep -vE ' [0-9]+\.[0-
 	fail "a scored candidate without its steady ratio"
 # ./prog s runs in milliseconds, less than the kernel's tick counts
 # well: a sample is many runs of it
-expect_grep 'medians of five samples each taking turns, a sample [0-9]+ runs of the workload' check.out
+expect_grep 'medians of five samples each taking turns \(fifteen again for a layout five would refuse\), a sample [0-9]+ runs of the workload' check.out
 grep -q '^chosen: ' check.out || fail "no choice said"
 # --no-segments, --no-cut: no candidate with them
 grep -E '^[ *] [a-z-]+\+seg' check.out && fail "--no-segments, and a candidate with segments"
