@@ -1163,6 +1163,8 @@ static void print_row(const struct search *s, FILE *out, const struct candidate 
 		fprintf(out, "  (%s)", c->why);
 	else if (c->native)
 		fprintf(out, "  (%s)", c->native);
+	if (!c->why && c->s.steady_samples == STEADY_SAMPLES_AGAIN)
+		fprintf(out, "  (steady: five samples of each refused it, fifteen did not)");
 	fprintf(out, "\n");
 }
 
