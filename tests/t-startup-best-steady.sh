@@ -1,6 +1,7 @@
 #!/bin/bash
-# linkopt-startup --placement=best --steady: a candidate whose steady
-# figures would refuse it (slower than plain by more than 3% and than the
+# linkopt-startup --placement=best --steady: every candidate scored is
+# timed against plain, a sample many runs of a short workload; one whose
+# steady figures would refuse it (slower than plain by more than 3% and than the
 # plain samples' spread) is measured again, with three times the samples,
 # before it is refused: one sample in five far off on a shared machine
 # once refused SQLite's best layout (1.214x against a spread of 20%; 1.052x
@@ -44,6 +45,14 @@ EOF
 run_ok search.out "$LINKOPT_STARTUP" --dir="$dir" --target=prog --placement=best --no-bolt --no-segments \
 	--no-cut --no-cross --workload='./prog a' --steady='sh steady.sh' -- ./prog a
 cat search.out
+# the steady workload is timed against plain, taking turns, for every
+# candidate scored
+grep -E '^[ *] (head|cold-start|data-first)' search.out | grep -vE ' [0-9]+\.[0-9]{3}x ' &&
+	fail "a scored candidate without its steady ratio"
+# one run takes milliseconds, less than the kernel's tick counts well: a
+# sample is many runs of it
+expect_grep 'medians of five samples each taking turns \(fifteen again for a layout five would refuse\), a sample [0-9]+ runs of the workload' \
+	search.out
 grep -E '^[ *] [a-z-]+\+relr ' search.out > relr.rows || fail "no +relr candidate in the table"
 # each measured again, and only they
 for c in $(awk '{ print $1 == "*" ? $2 : $1 }' relr.rows); do
