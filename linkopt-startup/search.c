@@ -67,10 +67,11 @@ struct scores {
 	double code_train, code_held;      /* code pages, mean over the workloads */
 	double cold_train, cold_held;      /* predicted file pages read, mean */
 	double measured_train, measured_held; /* measured on a loop device, mean; -1: not measured */
-	double steady;                     /* steady workload's median time against plain's; -1: not run */
-	double steady_spread;              /* the plain samples' spread in the same run */
-	int steady_samples;                /* samples of each behind steady: STEADY_SAMPLES, or
-					      STEADY_SAMPLES_AGAIN when the first ones refused it */
+	double steady;                     /* steady workload's time against plain's, the median
+					      of the turns' ratios; -1: not run */
+	int steady_turns;                  /* turns behind steady: STEADY_TURNS, or
+					      STEADY_TURNS_AGAIN when the first put it above 1.03x */
+	int steady_slower;                 /* the turns in which it was slower than plain */
 	double cold_cross;                 /* predicted file pages read by each training workload
 					      of the layout made without it, mean; -1: not crossed */
 	bool scored;
@@ -1033,21 +1034,21 @@ static int compare_doubles(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* c's steady-state time against the plain link's: STEADY_SAMPLES samples
-   of each, taking turns, the ratio of the medians; -1 when a run fails.
-   A sample is as many runs as make STEADY_SECONDS of CPU time with the
+/* c's steady-state time against the plain link's, in turns: a sample
+   with the plain link in place, then one with c's, and their ratio;
+   returns the median of the turns' ratios, -1 when a run fails.  A
+   sample is as many runs as make STEADY_SECONDS of CPU time with the
    plain link (found once, on the first call): the kernel counts CPU time
    in ticks, and a run of a few milliseconds would make the ratio of two
-   layouts that run the same code 0.8x or 1.25x.  *spread is the plain
-   samples' spread (largest less smallest, over their median): the noise
-   the ratio is judged against.  samples: how many of each (at most
-   STEADY_SAMPLES_AGAIN).  c is in place after. */
-#define STEADY_SAMPLES 5
-#define STEADY_SAMPLES_AGAIN 15
+   layouts that run the same code 0.8x or 1.25x.  *slower: the turns in
+   which c took more time than plain.  turns: how many (at most
+   STEADY_TURNS_AGAIN).  c is in place after. */
+#define STEADY_TURNS 5
+#define STEADY_TURNS_AGAIN 15
 #define STEADY_SECONDS 0.25
-static double steady_ratio(struct search *s, const struct candidate *c, double *spread, int samples)
+static double steady_ratio(struct search *s, const struct candidate *c, int *slower, int turns)
 {
-	double plain[STEADY_SAMPLES_AGAIN], mine[STEADY_SAMPLES_AGAIN];
+	double ratio[STEADY_TURNS_AGAIN];
 	int r;
 
 	if (!s->steady_repeat) {
@@ -1061,44 +1062,68 @@ static double steady_ratio(struct search *s, const struct candidate *c, double *
 		if (once < STEADY_SECONDS)
 			s->steady_repeat = once > STEADY_SECONDS / 50 ? (unsigned)(STEADY_SECONDS / once) + 1 : 50;
 	}
-	for (r = 0; r < samples; r++) {
+	*slower = 0;
+	for (r = 0; r < turns; r++) {
+		double plain, mine;
+
 		install(s, s->plain.files);
-		plain[r] = steady_sample(s);
+		plain = steady_sample(s);
 		install(s, c->files);
-		mine[r] = steady_sample(s);
-		if (plain[r] < 0 || mine[r] < 0)
+		mine = steady_sample(s);
+		if (plain <= 0 || mine < 0)
 			return -1;
+		ratio[r] = mine / plain;
+		*slower += mine > plain;
 	}
-	qsort(plain, samples, sizeof(double), compare_doubles);
-	qsort(mine, samples, sizeof(double), compare_doubles);
-	if (plain[samples / 2] <= 0)
-		return -1;
-	*spread = (plain[samples - 1] - plain[0]) / plain[samples / 2];
-	return mine[samples / 2] / plain[samples / 2];
+	qsort(ratio, turns, sizeof(double), compare_doubles);
+	return ratio[turns / 2];
+}
+
+/* The fewest turns of n that must find a layout slower for it to be
+   slower in truth: a sign test, the least k with at most a 5% chance
+   that k or more of n turns of two layouts that run as fast fall one
+   way (5 of 5, 12 of 15).  A test of the noise itself, not of the
+   plain samples' range, which grows with their number: one plain
+   sample of fifteen far off once let a layout 1.58x slower through. */
+static int steady_slower_needed(int n)
+{
+	double tail = 0, term = 1;       /* C(n, i) / 2^n, from i = n down */
+	int i, k;
+
+	for (i = 0; i < n; i++)
+		term /= 2;
+	for (k = n; k > 0; k--) {
+		tail += term;
+		if (tail > 0.05)
+			return k + 1;
+		term = term * k / (n - k + 1);
+	}
+	return 1;
 }
 
 /* Whether the steady figures of c refuse it: slower than the plain build
-   by more than 3% and by more than the plain samples' own spread in the
-   same run (the noise of a shared machine). */
+   by more than 3% (the median turn), and in more turns than chance
+   would make it (steady_slower_needed). */
 static bool steady_refuses(const struct scores *c)
 {
-	return c->steady > 1.03 && c->steady > 1 + c->steady_spread;
+	return c->steady > 1.03 && c->steady_slower >= steady_slower_needed(c->steady_turns);
 }
 
-/* c's steady ratio; measured again with three times the samples when the
-   first ones would refuse it: on a shared machine one sample in five
-   can be far off (SQLite's chosen layout was once refused at 1.214x
-   against a spread of 20%, and measured 1.052x in the next search). */
+/* c's steady ratio, from five turns; measured again with fifteen when
+   the five put it more than 3% slower than plain, and judged on these:
+   on a shared machine one sample in five can be far off (SQLite's chosen
+   layout was once at 1.214x in five, and 1.052x in the next search), and
+   five turns cannot tell 1.2x from chance unless all five agree. */
 static void steady_measure(struct search *s, struct candidate *c)
 {
-	c->s.steady_samples = STEADY_SAMPLES;
-	c->s.steady = steady_ratio(s, c, &c->s.steady_spread, STEADY_SAMPLES);
-	if (c->s.steady < 0 || !steady_refuses(&c->s))
+	c->s.steady_turns = STEADY_TURNS;
+	c->s.steady = steady_ratio(s, c, &c->s.steady_slower, STEADY_TURNS);
+	if (c->s.steady < 0 || c->s.steady <= 1.03)
 		return;
-	say(s, "%s: %.3fx plain in the steady state, beyond the spread of %.0f%%: measured again", c->name,
-	    c->s.steady, 100 * c->s.steady_spread);
-	c->s.steady_samples = STEADY_SAMPLES_AGAIN;
-	c->s.steady = steady_ratio(s, c, &c->s.steady_spread, STEADY_SAMPLES_AGAIN);
+	say(s, "%s: %.3fx plain in the steady state, slower in %d of %d turns: measured again", c->name,
+	    c->s.steady, c->s.steady_slower, STEADY_TURNS);
+	c->s.steady_turns = STEADY_TURNS_AGAIN;
+	c->s.steady = steady_ratio(s, c, &c->s.steady_slower, STEADY_TURNS_AGAIN);
 }
 
 static int compare_candidates(const void *a, const void *b)
@@ -1163,8 +1188,9 @@ static void print_row(const struct search *s, FILE *out, const struct candidate 
 		fprintf(out, "  (%s)", c->why);
 	else if (c->native)
 		fprintf(out, "  (%s)", c->native);
-	if (!c->why && c->s.steady_samples == STEADY_SAMPLES_AGAIN)
-		fprintf(out, "  (steady: five samples of each refused it, fifteen did not)");
+	if (!c->why && c->s.steady_turns == STEADY_TURNS_AGAIN)
+		fprintf(out, "  (steady: above 1.03x in five turns, measured again: slower in %d of %d, no more than chance)",
+			c->s.steady_slower, c->s.steady_turns);
 	fprintf(out, "\n");
 }
 
@@ -1517,9 +1543,9 @@ static bool eligible(const struct search *s, struct candidate *c)
 		return false;
 	if (s->so->steady && steady_refuses(&c->s)) {
 		if (!c->why)
-			c->why = xasprintf("slower than plain in the steady state, beyond the plain link's own spread "
-					   "of %.0f%% (%d samples of each): not chosen", 100 * c->s.steady_spread,
-					   c->s.steady_samples);
+			c->why = xasprintf("slower than plain in the steady state in %d of %d turns, %d enough to rule "
+					   "out chance: not chosen", c->s.steady_slower, c->s.steady_turns,
+					   steady_slower_needed(c->s.steady_turns));
 		return false;
 	}
 	return true;
@@ -1810,7 +1836,7 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 		snprintf(steady_note, sizeof(steady_note), ", a sample %u runs of the workload", s.steady_repeat);
 	fprintf(out, "(code: code pages touched; cold: file pages a cold start reads at %lu KiB, as the model predicts "
 		"from the trace, and as measured on a loop device (root only; %s; the median of " COLD_RUNS " cold starts); means over %zu "
-		"training and %zu held-out workloads; steady: CPU time against plain, medians of five samples each taking turns (fifteen again for a layout five would refuse)%s; cost: seconds "
+		"training and %zu held-out workloads; steady: CPU time against plain, the median of five turns (a sample with plain, one with the layout; fifteen again above 1.03x)%s; cost: seconds "
 		"to make and score; the search took %.0f s)\n", so->read_ahead_kb,
 		so->measure_all ? "every candidate scored" : "the model's best three", so->train_count, so->held_count,
 		steady_note, proc_now() - start);
