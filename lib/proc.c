@@ -199,9 +199,16 @@ int proc_watch_children(char **why)
 	   we hold would outlive us: the next run would find it taken */
 	for (;;) {
 		struct watch_message ready;
+		ssize_t got = recv(fds[0], &ready, sizeof(ready), 0);
 
-		if (recv(fds[0], &ready, sizeof(ready), 0) >= 0 || errno != EINTR)
+		if (got == (ssize_t)sizeof(ready))
 			break;
+		if (got < 0 && errno == EINTR)
+			continue;
+		*why = got < 0 ? xasprintf("the watchdog's first message: %s", strerror(errno))
+			       : xasprintf("the watchdog ended before it started");
+		close(fds[0]);
+		return -1;
 	}
 	watch_fd = high_fd(fds[0]);
 	if (watch_fd < 0) {

@@ -129,9 +129,11 @@ int proc_interrupted(void);
    the target it was writing), SIGKILL 2 s later if any of it is left, and
    exits; a grandchild that leaves the group (setsid) escapes.  The watchdog
    keeps none of our descriptors (a pipe reading our output, a lock we hold,
-   ends with us): the call returns once it has closed them.  Call it before the first command that must not outlive
-   us; a second call does nothing.  0, or -1 with *why set to a new message
-   naming the failing call (the commands then run unwatched). */
+   ends with us): the call returns once it has closed them.  Call it before
+   the first command that must not outlive us; a second call does nothing.
+   0, or -1 with *why set to a new message naming the failing call, or
+   saying the watchdog ended before it started (the commands then run
+   unwatched). */
 int proc_watch_children(char **why);
 
 #endif

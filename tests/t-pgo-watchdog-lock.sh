@@ -11,10 +11,13 @@
 . "$TOP/pgo-run/test-fixtures.sh"
 need strace
 
+# strace needs ptrace, which a container may deny
+strace -o /dev/null true 2> ptrace.err || skip "strace cannot trace here: $(head -1 ptrace.err)"
+
 # pgo-run build with no profile: it takes the locks, forks its watchdog and
 # ends (exit 1, "no profile to build with") at once.  -D: strace goes on
 # tracing the watchdog after pgo-run ends, as the shell goes on.
-strace -D -f -e trace=close_range -e inject=close_range:delay_enter=1000000 -o strace.txt \
+timeout -k 5 120 strace -D -f -e trace=close_range -e inject=close_range:delay_enter=1000000 -o strace.txt \
 	"$PGO_RUN" build > first.out 2> first.err < /dev/null || true
 expect_grep '^\[store\] ' first.out "the first run's store line"
 expect_grep 'no profile to build with' first.err "the first run's message"
@@ -28,3 +31,12 @@ for ((i = 0; i < 50; i++)); do
 	sleep 0.1
 done
 expect_grep 'close_range\(.*DELAYED' strace.txt "strace's delay of the watchdog's close_range"
+
+# a watchdog that dies before it has closed our descriptors (killed here at
+# its close_range): pgo-run says its commands run unwatched, and goes on
+timeout -k 5 120 strace -f -e trace=close_range -e inject=close_range:signal=KILL -o killed.txt \
+	"$PGO_RUN" build > third.out 2> third.err < /dev/null || true
+expect_grep 'close_range\(.*killed by SIGKILL|\+\+\+ killed by SIGKILL' killed.txt "the watchdog killed by strace"
+expect_grep '^pgo-run: warning: the watchdog ended before it started: ' third.err "the run whose watchdog died"
+expect_grep '^\[store\] ' third.out "the store line of the run whose watchdog died"
+expect_grep 'no profile to build with' third.err "that run's message"
