@@ -86,9 +86,9 @@ static const struct cli_option options[] = {
 	  "--placement=best: a workload scored and shown for each\n"
 	  "layout, never used to make or choose one (repeatable)" },
 	{ "--steady", 0, CLI_STRING, &opt.steady, "LINE",
-	  "--placement=best: a steady-state workload, timed: a\n"
-	  "layout slower than the plain link by more than 3% is\n"
-	  "not chosen" },
+	  "--placement=best: a steady-state workload, timed in\n"
+	  "turns with each layout and the plain link: a layout more\n"
+	  "than 3% slower, in 12 or more of 15 turns, is not chosen" },
 	{ "--no-relr", 0, CLI_FLAG, &opt.no_relr, 0, "--placement=best: no candidate with --relr" },
 	{ "--no-segments", 0, CLI_FLAG, &opt.no_segments, 0,
 	  "--placement=best: no candidate with the untraced code in\n"
