@@ -1717,7 +1717,7 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 	struct candidate **ranked, *best = NULL, *best_bolt = NULL, *best_cut = NULL, *over = NULL;
 	double start = proc_now();
 	size_t i, first_refined, measured = 0;
-	char *table_path, *table, steady_note[64] = "";
+	char *table_path, *table, *measured_note, steady_note[64] = "", steady_line[256] = "";
 	size_t table_size;
 	FILE *out;
 
@@ -1850,12 +1850,19 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 		print_row(&s, out, ranked[i], ranked[i] == best);
 	if (s.steady_repeat > 1)
 		snprintf(steady_note, sizeof(steady_note), ", a sample %u runs of the workload", s.steady_repeat);
+	if (s.measure)
+		measured_note = xasprintf("and as measured on a loop device (%s; the median of " COLD_RUNS " cold starts)",
+					  so->measure_all ? "every candidate scored" : "the model's best three");
+	else
+		measured_note = xasprintf("none measured (%s)", s.pfstat ? "a loop device needs root" : "pfstat not found");
+	if (so->steady)
+		snprintf(steady_line, sizeof(steady_line), "; steady: CPU time against plain, the median of five turns (a sample with "
+			 "plain, one with the layout; fifteen again above 1.03x)%s", steady_note);
 	fprintf(out, "(code: code pages touched; cold: file pages a cold start reads at %lu KiB, as the model predicts "
-		"from the trace, and as measured on a loop device (root only; %s; the median of " COLD_RUNS " cold starts); means over %zu "
-		"training and %zu held-out workloads; steady: CPU time against plain, the median of five turns (a sample with plain, one with the layout; fifteen again above 1.03x)%s; cost: seconds "
-		"to make and score; the search took %.0f s)\n", so->read_ahead_kb,
-		so->measure_all ? "every candidate scored" : "the model's best three", so->train_count, so->held_count,
-		steady_note, proc_now() - start);
+		"from the trace, %s; means over %zu training and %zu held-out workloads%s; cost: seconds "
+		"to make and score; the search took %.0f s)\n", so->read_ahead_kb, measured_note, so->train_count,
+		so->held_count, steady_line, proc_now() - start);
+	free(measured_note);
 	if (s.crossed)
 		fprintf(out, "(cross: the best of each kind (BOLT cut, BOLT, GNU ld cut, segments, neither) made again without each training "
 			"workload in turn, from the others' traces, and scored on it by the model: the mean over them; "

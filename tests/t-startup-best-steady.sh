@@ -56,6 +56,7 @@ run_ok search.out tree/bin/linkopt-startup --dir="$dir" --target=prog --placemen
 	--no-cut --no-cross --workload='./prog a' --steady='sh steady.sh' -- ./prog a
 cat search.out
 expect_grep '^linkopt-startup: no real cold start will be measured: pfstat not found$' search.out.err
+expect_grep ', as the model predicts from the trace, none measured \(pfstat not found\);' search.out
 # the steady workload is timed against plain, taking turns, for every
 # candidate scored
 grep -E '^[ *] (head|cold-start|data-first)' search.out | grep -vE ' [0-9]+\.[0-9]{3}x ' &&
