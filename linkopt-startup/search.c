@@ -1036,9 +1036,8 @@ static int compare_doubles(const void *a, const void *b)
 
 /* c's steady-state time against the plain link's, in turns: a sample
    with the plain link in place and one with c's (in either order), and
-   their ratio;
-   returns the median of the turns' ratios, -1 when a run fails.  A
-   sample is as many runs as make STEADY_SECONDS of CPU time with the
+   their ratio; returns the median of the turns' ratios, -1 when a run
+   fails or a plain sample takes no CPU time.  A sample is as many runs as make STEADY_SECONDS of CPU time with the
    plain link (found once, on the first call): the kernel counts CPU time
    in ticks, and a run of a few milliseconds would make the ratio of two
    layouts that run the same code 0.8x or 1.25x.  *slower: the turns in
@@ -1127,7 +1126,7 @@ static void steady_measure(struct search *s, struct candidate *c)
 {
 	c->s.steady_turns = STEADY_TURNS;
 	c->s.steady = steady_ratio(s, c, &c->s.steady_slower, STEADY_TURNS);
-	if (c->s.steady >= 0 && c->s.steady > 1.03) {
+	if (c->s.steady > 1.03) {
 		say(s, "%s: %.3fx plain in the steady state, slower in %d of %d turns: measured again", c->name,
 		    c->s.steady, c->s.steady_slower, STEADY_TURNS);
 		c->s.steady_turns = STEADY_TURNS_AGAIN;
@@ -1717,7 +1716,7 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 	struct candidate **ranked, *best = NULL, *best_bolt = NULL, *best_cut = NULL, *over = NULL;
 	double start = proc_now();
 	size_t i, first_refined, measured = 0;
-	char *table_path, *table, *measured_note, steady_note[64] = "", steady_line[256] = "";
+	char *table_path, *table, *measured_note, *steady_note, runs[64] = "";
 	size_t table_size;
 	FILE *out;
 
@@ -1848,21 +1847,22 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 	print_row(&s, out, &s.plain, false);
 	for (i = 0; i < s.count; i++)
 		print_row(&s, out, ranked[i], ranked[i] == best);
-	if (s.steady_repeat > 1)
-		snprintf(steady_note, sizeof(steady_note), ", a sample %u runs of the workload", s.steady_repeat);
 	if (s.measure)
 		measured_note = xasprintf("and as measured on a loop device (%s; the median of " COLD_RUNS " cold starts)",
 					  so->measure_all ? "every candidate scored" : "the model's best three");
 	else
 		measured_note = xasprintf("none measured (%s)", s.pfstat ? "a loop device needs root" : "pfstat not found");
-	if (so->steady)
-		snprintf(steady_line, sizeof(steady_line), "; steady: CPU time against plain, the median of five turns (a sample with "
-			 "plain, one with the layout; fifteen again above 1.03x)%s", steady_note);
+	if (s.steady_repeat > 1)
+		snprintf(runs, sizeof(runs), ", a sample %u runs of the workload", s.steady_repeat);
+	steady_note = so->steady ? xasprintf("; steady: CPU time against plain, the median of five turns (a sample with "
+					     "plain, one with the layout; fifteen again above 1.03x)%s", runs)
+				 : xstrdup("");
 	fprintf(out, "(code: code pages touched; cold: file pages a cold start reads at %lu KiB, as the model predicts "
 		"from the trace, %s; means over %zu training and %zu held-out workloads%s; cost: seconds "
 		"to make and score; the search took %.0f s)\n", so->read_ahead_kb, measured_note, so->train_count,
-		so->held_count, steady_line, proc_now() - start);
+		so->held_count, steady_note, proc_now() - start);
 	free(measured_note);
+	free(steady_note);
 	if (s.crossed)
 		fprintf(out, "(cross: the best of each kind (BOLT cut, BOLT, GNU ld cut, segments, neither) made again without each training "
 			"workload in turn, from the others' traces, and scored on it by the model: the mean over them; "
