@@ -112,15 +112,16 @@ held() { row best.out "$1" | awk '{ sub(/\(the default link\)/, ""); if ($1 == "
 read -r said_held said_plain < <(sed -n 's/^chosen: .*; held out: \([0-9.]*\) against \([0-9.]*\) plain.*/\1 \2/p' best.out)
 [[ $said_held == "$(held "$chosen")" && $said_plain == "$(held plain)" ]] ||
 	fail "the choice says held out '$said_held' against '$said_plain'; the rows: $(held "$chosen"), $(held plain)"
-# each cold start measured is kept, run by run (prog.best.cold): the
-# table's measured figure of the choice is the mean of its training
-# workloads' medians there
 # the table's note says what was measured, and names no steady time
 # where there was no steady workload
 expect_no_grep 'steady: CPU time' best.out
-if ((EUID == 0)); then
+((EUID == 0)) &&
 	expect_grep ', as the model predicts from the trace, and as measured on a loop device \(every candidate scored; the median of 3 cold starts\);' \
 		best.out
+# each cold start measured is kept, run by run (prog.best.cold): the
+# table's measured figure of the choice is the mean of its training
+# workloads' medians there
+if ((EUID == 0)); then
 	[[ -f $dir/prog.best.cold ]] || fail "no prog.best.cold: $(ls "$dir")"
 	kept=$(awk -F '\t' -v layout="$chosen" '$1 == layout && $2 != "./prog x y z" {
 		k = "\"pages_read\": {\"median\": "
