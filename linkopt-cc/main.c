@@ -218,31 +218,34 @@ static char **compile_apart(char **argv, const char *dir, const char *name, char
    keeps the order only, with a warning.  Returns the exit status. */
 static int apply_rewrite(const char *dir, const char *name, const char *output)
 {
-	char *path = record_path(dir, name, "rewrite"), *why;
+	char *path = record_path(dir, name, "rewrite"), *why = NULL;
 	struct record rewrite;
+	int status = 0;
 
 	if (record_read(path, RECORD_REWRITE_TAG, &rewrite, &why) < 0) {
 		if (errno != ENOENT) {
 			error("%s", why);
-			return 1;
+			status = 1;
 		}
-		return 0;
+		free(why);
+		free(path);
+		return status;
 	}
 	if (rewrite.count != 2) {
 		error("%s: not a rewrite record", path);
-		return 1;
-	}
-	if (!record_same_bytes(output, rewrite.strings[0])) {
+		status = 1;
+	} else if (!record_same_bytes(output, rewrite.strings[0])) {
 		warn("%s: linked with its order, but not the link linkopt-startup rewrote (%s): the rewrite is left out; run "
 		     "linkopt-startup again", name, rewrite.strings[0]);
-		return 0;
-	}
-	/* a complete file or none, with the mode of the one it replaces */
-	if (record_copy_file(rewrite.strings[1], output, &why) < 0) {
+	} else if (record_copy_file(rewrite.strings[1], output, &why) < 0) {
+		/* a complete file or none, with the mode of the one it replaces */
 		error("%s: cannot put the rewrite in place: %s", output, why);
-		return 1;
+		status = 1;
 	}
-	return 0;
+	free(why);
+	record_free(&rewrite);
+	free(path);
+	return status;
 }
 
 int main(int argc, char **argv)
