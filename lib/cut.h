@@ -11,8 +11,11 @@
    prefetch, gives every piece of the range a mapping of its own
    (madvise(MADV_RANDOM) on every other piece: on Linux 6.18 the advice
    itself changes nothing for a fault in executable code, the vma
-   boundaries it makes do; bench/split/run).  The model
-   (lib/coldstart.c) reads the same record. */
+   boundaries it makes do; bench/split/run), but for pieces already in
+   the page cache (mincore), which read nothing and stay one mapping with
+   their resident neighbours: a warm start maps them with fault-around as
+   if not cut.  The model (lib/coldstart.c) reads the same record; at a
+   cold start what is not yet read is cut as it assumes. */
 #ifndef LINKOPT_CUT_H
 #define LINKOPT_CUT_H
 

@@ -21,6 +21,7 @@
 #define CUT_RECORD_ONLY
 #include "../lib/cut.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -64,17 +65,29 @@ __attribute__((section(SECTION))) static void prefetch(uintptr_t start, uintptr_
    volatile: read from memory, never folded to the zeros it has here. */
 __attribute__((used, aligned(8))) static const volatile struct cut_record linkopt_cut = { CUT_MAGIC, 0, 0, 0 };
 
+/* Pages of the range asked of mincore(2) at once (a buffer on the stack). */
+#define CUT_CHUNK 256
+
 /* madvise(MADV_RANDOM) on every other piece of the recorded range, from
    its first: the range's pieces and what precedes them each a mapping of
    its own (the advice does not change what a fault in executable code
-   reads on Linux 6.18; the boundaries do).  A record that does not
-   describe page-aligned pieces does nothing; a failing madvise is
-   ignored. */
+   reads on Linux 6.18; the boundaries do).  A piece whose pages are all
+   in the page cache already (mincore) reads nothing when it faults:
+   resident pieces next to each other stay one mapping, so that a warm
+   start maps them with fault-around as if not cut, and pays the cut only
+   where a fault would read (a cold start: none resident, every piece its
+   own mapping).  Where mincore fails or does not say (it answers for a
+   file's page cache only to its owner or a writer, else only for pages
+   this process mapped), pieces count as not resident: cut.  A record
+   that does not describe page-aligned pieces does nothing; a failing
+   call is ignored; errno is left as it was. */
 __attribute__((section(SECTION))) static void linkopt_cut_pieces(long page)
 {
-	uintptr_t self = (uintptr_t)&linkopt_cut, start, end, piece = linkopt_cut.piece, at;
+	uintptr_t self = (uintptr_t)&linkopt_cut, start, end, piece = linkopt_cut.piece, at, p, len, run = 0;
+	uintptr_t chunk_at = 0, chunk_end = 0;
 	int64_t from = linkopt_cut.start, to = linkopt_cut.end;
-	unsigned long k;
+	unsigned char vec[CUT_CHUNK];
+	int saved = errno, chunk_ok = 0, flag = 0, resident, was_resident = 0;
 
 	if (!piece || piece % (uintptr_t)page || to <= from)
 		return;
@@ -82,9 +95,34 @@ __attribute__((section(SECTION))) static void linkopt_cut_pieces(long page)
 	end = self + (uintptr_t)to;
 	if (start % (uintptr_t)page || end % (uintptr_t)page || end <= start)
 		return;
-	for (at = start, k = 0; at < end && at >= start; at += piece, k++)
-		if (!(k & 1))
-			(void)madvise((void *)at, end - at < piece ? end - at : piece, MADV_RANDOM);
+	for (at = start; at < end && at >= start; at += piece) {
+		len = end - at < piece ? end - at : piece;
+		resident = 1;
+		for (p = at; p < at + len && resident; p += (uintptr_t)page) {
+			if (p >= chunk_end || p < chunk_at) {
+				uintptr_t n = (end - p) / (uintptr_t)page;
+
+				if (n > CUT_CHUNK)
+					n = CUT_CHUNK;
+				chunk_at = p;
+				chunk_end = p + n * (uintptr_t)page;
+				chunk_ok = mincore((void *)p, n * (uintptr_t)page, vec) == 0;
+			}
+			resident = chunk_ok && (vec[(p - chunk_at) / (uintptr_t)page] & 1);
+		}
+		/* a boundary before this piece unless it and the one before
+		   are both resident; one call for each run of advised pieces */
+		if (!(resident && was_resident)) {
+			if (flag)
+				(void)madvise((void *)run, at - run, MADV_RANDOM);
+			flag = !flag;
+			run = at;
+		}
+		was_resident = resident;
+	}
+	if (flag)
+		(void)madvise((void *)run, end - run, MADV_RANDOM);
+	errno = saved;
 }
 
 #ifdef LINKOPT_CUT_ONLY

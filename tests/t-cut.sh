@@ -12,7 +12,9 @@
 # what the model predicts, and less than the file not cut.  --clear
 # empties the record (the model back to the window).  A record written
 # wrong (a piece that is no multiple of the page, a range backwards) does
-# nothing: the program still runs as before.  A cut whose own code is in
+# nothing: the program still runs as before.  Warm, resident pieces stay
+# one mapping (maps-at-exit.so counts them); cold on a loop device, the
+# pieces not yet read are cut apart.  A cut whose own code is in
 # the range it cuts (it faults a window in before it can cut) is said
 # with a warning.  Refused: a file without the
 # record (not linked with linkopt-prefetch.o; stripped), a size that is no
@@ -44,6 +46,24 @@ for n in ordered cut; do
 done
 
 expect_no_grep . cut.out.err "linkopt cut's messages, the cut's own code in the traced range"
+
+# warm (the file read whole, every page in the page cache), a fault reads
+# nothing: the cut leaves the resident pieces one mapping, so that
+# fault-around maps them as if not cut (every piece a mapping of its own
+# cost SQLite's shell 1.21x the minor faults of a warm run)
+gcc -O2 -shared -fPIC -o maps-at-exit.so "$TESTDIR/maps-at-exit.c" || fail "cannot compile maps-at-exit.c"
+mappings() { # FILE MAPS: the mappings of FILE in /proc/PID/maps copy MAPS
+	awk -v f="$PWD/$1" '$6 == f' "$2" | wc -l
+}
+for n in ordered cut; do
+	cat $n > /dev/null
+	LD_PRELOAD=$PWD/maps-at-exit.so MAPS_OUT=$PWD/$n.maps ./$n 20 > /dev/null || fail "./$n 20 with maps-at-exit.so"
+	[[ -s $n.maps ]] || fail "maps-at-exit.so wrote no $n.maps"
+done
+warm_cut=$(mappings cut cut.maps) warm_ordered=$(mappings ordered ordered.maps)
+((warm_cut <= warm_ordered + 2)) ||
+	fail "warm, cut is $warm_cut mappings, ordered $warm_ordered: resident pieces cut apart: $(cat cut.maps)"
+echo "warm: $warm_cut mappings of cut, $warm_ordered of ordered"
 
 # the cut's own code inside the range it cuts (the traced code said to end
 # at _init, the first byte of the executable segment, and the prefetch
@@ -138,5 +158,11 @@ for f in cut ordered; do
 	measured[$f]=$pages
 done
 ((measured[cut] < measured[ordered])) || fail "cut read ${measured[cut]} pages at a cold start, not less than ${measured[ordered]}"
+# cold, the pieces not read yet when the constructor runs are cut apart
+./coldstart mnt/cut -- env LD_PRELOAD="$PWD/maps-at-exit.so" MAPS_OUT="$PWD/cold.maps" mnt/cut 20 > /dev/null ||
+	fail "the cold run of cut with maps-at-exit.so"
+cold_cut=$(awk -v f="$PWD/mnt/cut" '$6 == f' cold.maps | wc -l)
+((cold_cut > warm_ordered + 20)) || fail "cold, cut is $cold_cut mappings: its pieces not cut apart: $(cat cold.maps)"
+echo "cold: $cold_cut mappings of cut"
 echo "a cold start of ... 20 read ${measured[cut]} pages cut, ${measured[ordered]} not cut"
 exit 0
