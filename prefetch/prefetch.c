@@ -65,29 +65,35 @@ __attribute__((section(SECTION))) static void prefetch(uintptr_t start, uintptr_
    volatile: read from memory, never folded to the zeros it has here. */
 __attribute__((used, aligned(8))) static const volatile struct cut_record linkopt_cut = { CUT_MAGIC, 0, 0, 0 };
 
-/* Pages of the range asked of mincore(2) at once (a buffer on the stack). */
-#define CUT_CHUNK 256
-
 /* madvise(MADV_RANDOM) on every other piece of the recorded range, from
    its first: the range's pieces and what precedes them each a mapping of
    its own (the advice does not change what a fault in executable code
-   reads on Linux 6.18; the boundaries do).  A piece whose pages are all
-   in the page cache already (mincore) reads nothing when it faults:
-   resident pieces next to each other stay one mapping, so that a warm
-   start maps them with fault-around as if not cut, and pays the cut only
-   where a fault would read (a cold start: none resident, every piece its
-   own mapping).  Where mincore fails or does not say (it answers for a
-   file's page cache only to its owner or a writer, else only for pages
-   this process mapped), pieces count as not resident: cut.  A record
-   that does not describe page-aligned pieces does nothing; a failing
-   call is ignored; errno is left as it was. */
+   reads on Linux 6.18; the boundaries do).  A piece already in the page
+   cache (mincore of its first page: the whole piece at the 4 KiB that
+   linkopt-startup cuts) reads nothing when it faults: resident pieces
+   next to each other stay one mapping, so that a warm start maps them
+   with fault-around as if not cut, and pays the cut only where a fault
+   would read (a cold start: none resident, every piece its own mapping).
+   Where mincore fails or does not say (it answers for a file's page
+   cache only to its owner or a writer, else only for pages this process
+   mapped), a piece counts as not resident: cut.  A record that does not
+   describe page-aligned pieces does nothing; a failing call is ignored;
+   errno is left as it was.
+   The loop's body is one block, without a branch on what is resident or
+   on how many pieces there are (one mincore and one madvise per piece,
+   of length 0 where it advises nothing): a warm start, a cold one, and a
+   run under valgrind of a link with another range (the traces BOLT's
+   profile is made from) run the same blocks of this code, and BOLT,
+   which moves the blocks no trace ran to its cold part, leaves none of
+   them there (a cold start would fault a window in at one before the
+   range is cut). */
 __attribute__((section(SECTION))) static void linkopt_cut_pieces(long page)
 {
-	uintptr_t self = (uintptr_t)&linkopt_cut, start, end, piece = linkopt_cut.piece, at, p, len, run = 0;
-	uintptr_t chunk_at = 0, chunk_end = 0;
+	uintptr_t self = (uintptr_t)&linkopt_cut, start, end, piece = linkopt_cut.piece, at, run;
+	uintptr_t resident, was_resident = 0, flag = 0, boundary;
 	int64_t from = linkopt_cut.start, to = linkopt_cut.end;
-	unsigned char vec[CUT_CHUNK];
-	int saved = errno, chunk_ok = 0, flag = 0, resident, was_resident = 0;
+	unsigned char first;
+	int saved = errno;
 
 	if (!piece || piece % (uintptr_t)page || to <= from)
 		return;
@@ -95,33 +101,20 @@ __attribute__((section(SECTION))) static void linkopt_cut_pieces(long page)
 	end = self + (uintptr_t)to;
 	if (start % (uintptr_t)page || end % (uintptr_t)page || end <= start)
 		return;
+	run = start;
 	for (at = start; at < end && at >= start; at += piece) {
-		len = end - at < piece ? end - at : piece;
-		resident = 1;
-		for (p = at; p < at + len && resident; p += (uintptr_t)page) {
-			if (p >= chunk_end || p < chunk_at) {
-				uintptr_t n = (end - p) / (uintptr_t)page;
-
-				if (n > CUT_CHUNK)
-					n = CUT_CHUNK;
-				chunk_at = p;
-				chunk_end = p + n * (uintptr_t)page;
-				chunk_ok = mincore((void *)p, n * (uintptr_t)page, vec) == 0;
-			}
-			resident = chunk_ok && (vec[(p - chunk_at) / (uintptr_t)page] & 1);
-		}
+		first = 0;
+		resident = (uintptr_t)((mincore((void *)at, (size_t)page, &first) == 0) & first & 1);
 		/* a boundary before this piece unless it and the one before
-		   are both resident; one call for each run of advised pieces */
-		if (!(resident && was_resident)) {
-			if (flag)
-				(void)madvise((void *)run, at - run, MADV_RANDOM);
-			flag = !flag;
-			run = at;
-		}
+		   are both resident; the run of pieces before it advised
+		   when flag says so, in one call */
+		boundary = !(resident & was_resident);
+		(void)madvise((void *)run, (at - run) * (boundary & flag), MADV_RANDOM);
+		flag ^= boundary;
+		run += (at - run) * boundary;
 		was_resident = resident;
 	}
-	if (flag)
-		(void)madvise((void *)run, end - run, MADV_RANDOM);
+	(void)madvise((void *)run, (end - run) * flag, MADV_RANDOM);
 	errno = saved;
 }
 
