@@ -12,9 +12,10 @@
    (madvise(MADV_RANDOM) on every other piece: on Linux 6.18 the advice
    itself changes nothing for a fault in executable code, the vma
    boundaries it makes do; bench/split/run), but for pieces already in
-   the page cache (mincore), which read nothing and stay one mapping with
+   the page cache (mincore of a piece's first page), which read nothing and stay one mapping with
    their resident neighbours: a warm start maps them with fault-around as
-   if not cut.  The model (lib/coldstart.c) reads the same record; at a
+   if not cut (where mincore tells the truth: to the file's owner, a
+   writer of it, root; for others every piece is cut).  The model (lib/coldstart.c) reads the same record; at a
    cold start what is not yet read is cut as it assumes. */
 #ifndef LINKOPT_CUT_H
 #define LINKOPT_CUT_H

@@ -18,12 +18,16 @@
    after the link (zero as linked: nothing), each piece of the code after
    the traced code gets a mapping of its own, so that a fault there reads
    ahead to its piece's end at most. */
+#define _GNU_SOURCE
 #define CUT_RECORD_ONLY
 #include "../lib/cut.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <link.h>
 #include <stdint.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define PIECE 65536
@@ -65,6 +69,62 @@ __attribute__((section(SECTION))) static void prefetch(uintptr_t start, uintptr_
    volatile: read from memory, never folded to the zeros it has here. */
 __attribute__((used, aligned(8))) static const volatile struct cut_record linkopt_cut = { CUT_MAGIC, 0, 0, 0 };
 
+/* The object (program or library) a dl_iterate_phdr walk looks for, by
+   an address inside it, and its name once found. */
+struct cut_object {
+	uintptr_t at;
+	const char *name;
+	int found;
+};
+
+__attribute__((section(SECTION))) static int cut_find_object(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct cut_object *o = data;
+	int i;
+
+	(void)size;
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t low = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type == PT_LOAD && o->at >= low && o->at - low < ph->p_memsz) {
+			o->name = info->dlpi_name;
+			o->found = 1;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* 1 when mincore(2) tells this process the truth about the page cache of
+   the file holding this code, else 0.  Since Linux 5.2 it does only to
+   the file's owner, to one who may write it, and to root (CAP_FOWNER);
+   to anyone else it answers every page resident (a side channel closed),
+   and a cut trusting it would never cut: a system's binary run by its
+   users would read at a cold start what it read not cut.  The same test,
+   made with stat and faccessat on the file's path (the program's by
+   /proc/self/exe); every call made whatever the answer, no branch on it
+   (see linkopt_cut_pieces). */
+__attribute__((section(SECTION))) static uintptr_t cut_mincore_says(void)
+{
+	struct cut_object o = { (uintptr_t)&linkopt_cut, NULL, 0 };
+	/* on the stack, written by the code: a string constant would be
+	   read from the file's untraced read-only data, a window at a cold
+	   start (t-startup-best: 119 pages read against 97) */
+	char exe[] = "/proc/self/exe";
+	struct stat st;
+	const char *path;
+	uid_t euid = geteuid();
+	uintptr_t stat_ok, write_ok;
+
+	(void)dl_iterate_phdr(cut_find_object, &o);
+	path = o.name && *o.name ? o.name : exe;
+	st.st_uid = (uid_t)-1;
+	stat_ok = stat(path, &st) == 0;
+	write_ok = faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) == 0;
+	return (uintptr_t)o.found & stat_ok & ((euid == 0) | (st.st_uid == euid) | write_ok);
+}
+
 /* madvise(MADV_RANDOM) on every other piece of the recorded range, from
    its first: the range's pieces and what precedes them each a mapping of
    its own (the advice does not change what a fault in executable code
@@ -74,9 +134,8 @@ __attribute__((used, aligned(8))) static const volatile struct cut_record linkop
    next to each other stay one mapping, so that a warm start maps them
    with fault-around as if not cut, and pays the cut only where a fault
    would read (a cold start: none resident, every piece its own mapping).
-   Where mincore fails or does not say (it answers for a file's page
-   cache only to its owner or a writer, else only for pages this process
-   mapped), a piece counts as not resident: cut.  A record that does not
+   Where mincore fails or does not say (cut_mincore_says), a piece
+   counts as not resident: cut.  A record that does not
    describe page-aligned pieces does nothing; a failing call is ignored;
    errno is left as it was.
    The loop's body is one block, without a branch on what is resident or
@@ -90,7 +149,7 @@ __attribute__((used, aligned(8))) static const volatile struct cut_record linkop
 __attribute__((section(SECTION))) static void linkopt_cut_pieces(long page)
 {
 	uintptr_t self = (uintptr_t)&linkopt_cut, start, end, piece = linkopt_cut.piece, at, run;
-	uintptr_t resident, was_resident = 0, flag = 0, boundary;
+	uintptr_t resident, was_resident = 0, flag = 0, boundary, says;
 	int64_t from = linkopt_cut.start, to = linkopt_cut.end;
 	unsigned char first;
 	int saved = errno;
@@ -101,10 +160,11 @@ __attribute__((section(SECTION))) static void linkopt_cut_pieces(long page)
 	end = self + (uintptr_t)to;
 	if (start % (uintptr_t)page || end % (uintptr_t)page || end <= start)
 		return;
+	says = cut_mincore_says();
 	run = start;
 	for (at = start; at < end && at >= start; at += piece) {
 		first = 0;
-		resident = (uintptr_t)((mincore((void *)at, (size_t)page, &first) == 0) & first & 1);
+		resident = says & (uintptr_t)((mincore((void *)at, (size_t)page, &first) == 0) & first & 1);
 		/* a boundary before this piece unless it and the one before
 		   are both resident; the run of pieces before it advised
 		   when flag says so, in one call */

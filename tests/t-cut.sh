@@ -14,7 +14,8 @@
 # wrong (a piece that is no multiple of the page, a range backwards) does
 # nothing: the program still runs as before.  Warm, resident pieces stay
 # one mapping (maps-at-exit.so counts them); cold on a loop device, the
-# pieces not yet read are cut apart.  A cut whose own code is in
+# pieces not yet read are cut apart, and every piece when the user running
+# it neither owns the file nor may write it (mincore does not say).  A cut whose own code is in
 # the range it cuts (it faults a window in before it can cut) is said
 # with a warning.  Refused: a file without the
 # record (not linked with linkopt-prefetch.o; stripped), a size that is no
@@ -164,5 +165,17 @@ done
 cold_cut=$(awk -v f="$PWD/mnt/cut" '$6 == f' cold.maps | wc -l)
 ((cold_cut > warm_ordered + 20)) || fail "cold, cut is $cold_cut mappings: its pieces not cut apart: $(cat cold.maps)"
 echo "cold: $cold_cut mappings of cut"
+# a user who neither owns the file nor may write it, to whom mincore
+# answers every page resident (Linux 5.2 and later): cut all the same
+if command -v setpriv > /dev/null && id nobody > /dev/null 2>&1; then
+	chmod o+x . mnt && chmod o+r maps-at-exit.so && chmod o+rx mnt/cut || fail "cannot open the test's folder to nobody"
+	: > nobody.maps && chmod 666 nobody.maps
+	./coldstart mnt/cut -- setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
+		env LD_PRELOAD="$PWD/maps-at-exit.so" MAPS_OUT="$PWD/nobody.maps" mnt/cut 20 > /dev/null ||
+		fail "the cold run of cut as nobody"
+	nobody_cut=$(awk -v f="$PWD/mnt/cut" '$6 == f' nobody.maps | wc -l)
+	((nobody_cut > warm_ordered + 20)) || fail "cold, run by nobody, cut is $nobody_cut mappings: not cut: $(cat nobody.maps)"
+	echo "cold, run by nobody: $nobody_cut mappings of cut"
+fi
 echo "a cold start of ... 20 read ${measured[cut]} pages cut, ${measured[ordered]} not cut"
 exit 0

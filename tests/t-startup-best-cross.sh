@@ -78,14 +78,21 @@ expect_grep '^\(cross: the best of each kind' best.out
 # without segments, which every start-up maps in fewer pieces: --no-cross
 # below); left out, each of b's functions costs a read-ahead window
 # without segments, its segment with them, its piece cut: the cut reads
-# less than neither, as much as the segments here (18.5 pages both on the
-# day it came), and the tie goes to the segments, fewer mappings than the
-# cut's pieces
+# less than neither; where it reads as much as the segments (18.5 pages
+# both on the day it came) the tie goes to the segments, fewer mappings
+# than the cut's pieces.  (Since linkopt-prefetch.o calls four more libc
+# functions, the GOT they add pushes the data first layout's small
+# read-only segment a page on, and the fault on it reads its window
+# centred over the first untraced function's pages with segments: 32.5
+# pages against the cut's 18.5, which is chosen.)
 cut_cross=$(row best.out data-first+cut4 | awk '{ print $8 }')
+seg_cross=$(row best.out data-first+seg16 | awk '{ print $8 }')
 plain_cross=$(grep -Ev '\+(seg16|cut4) ' <<< "$crossed" | cut -d' ' -f3)
 awk -v c="$cut_cross" -v p="$plain_cross" 'BEGIN { exit !(c != "" && c < p) }' ||
 	fail "crossed, the cut reads '$cut_cross', the layout without it '$plain_cross': $crossed"
-[[ $chosen == *+seg16* ]] || fail "the cross chose $chosen, not a layout with segments: $crossed"
+if [[ $seg_cross == "$cut_cross" ]]; then
+	[[ $chosen == *+seg16* ]] || fail "the cut and the segments tie crossed, and the search chose $chosen: $crossed"
+fi
 expect_grep '^cross: chosen over ' best.out
 run_ok got.out ./prog a
 expect_same want.out got.out "the chosen layout's output"
