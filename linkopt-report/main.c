@@ -356,7 +356,8 @@ static const struct cli_command cut_command = {
 		"at most, where it read a whole read-ahead window.  The range runs from the\n"
 		"end of the traced code (__hot_end of BOLT, __linkopt_hot_end of the script)\n"
 		"to the end of its segment.  Each piece costs a mapping at start-up, but\n"
-		"pieces already in the page cache, which read nothing, stay one mapping.\n"
+		"for a user who owns FILE or may write it, pieces already in the page cache,\n"
+		"which read nothing, stay one mapping (mincore tells no one else).\n"
 		"The file is written whole through a temporary file (the rule of\n"
 		"linkopt(1)).  See linkopt(1).\n",
 	.options = cut_options,

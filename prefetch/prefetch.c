@@ -69,6 +69,9 @@ __attribute__((section(SECTION))) static void prefetch(uintptr_t start, uintptr_
    volatile: read from memory, never folded to the zeros it has here. */
 __attribute__((used, aligned(8))) static const volatile struct cut_record linkopt_cut = { CUT_MAGIC, 0, 0, 0 };
 
+/* Pages asked of mincore(2) at once (a vector on the stack). */
+#define CUT_CHUNK 256
+
 /* The object (program or library) a dl_iterate_phdr walk looks for, by
    an address inside it, and its name once found. */
 struct cut_object {
@@ -98,13 +101,15 @@ __attribute__((section(SECTION))) static int cut_find_object(struct dl_phdr_info
 
 /* 1 when mincore(2) tells this process the truth about the page cache of
    the file holding this code, else 0.  Since Linux 5.2 it does only to
-   the file's owner, to one who may write it, and to root (CAP_FOWNER);
-   to anyone else it answers every page resident (a side channel closed),
-   and a cut trusting it would never cut: a system's binary run by its
-   users would read at a cold start what it read not cut.  The same test,
-   made with stat and faccessat on the file's path (the program's by
-   /proc/self/exe); every call made whatever the answer, no branch on it
-   (see linkopt_cut_pieces). */
+   the file's owner and to one who may write it (as the kernel sees them:
+   CAP_FOWNER, CAP_DAC_OVERRIDE); to anyone else it answers every page
+   resident (a side channel closed), and a cut trusting it would never
+   cut: a system's binary run by its users would read at a cold start
+   what it read not cut.  The same test, made with stat and faccessat
+   (effective ids, root's override) on the file's path (the program's by
+   /proc/self/exe); a root that has dropped those capabilities, a file
+   that cannot be found or stat'ed: 0, every piece cut.  Every call made
+   whatever the answer, no branch on it (see linkopt_cut_pieces). */
 __attribute__((section(SECTION))) static uintptr_t cut_mincore_says(void)
 {
 	struct cut_object o = { (uintptr_t)&linkopt_cut, NULL, 0 };
@@ -122,37 +127,37 @@ __attribute__((section(SECTION))) static uintptr_t cut_mincore_says(void)
 	st.st_uid = (uid_t)-1;
 	stat_ok = stat(path, &st) == 0;
 	write_ok = faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) == 0;
-	return (uintptr_t)o.found & stat_ok & ((euid == 0) | (st.st_uid == euid) | write_ok);
+	return (uintptr_t)o.found & stat_ok & ((st.st_uid == euid) | write_ok);
 }
 
 /* madvise(MADV_RANDOM) on every other piece of the recorded range, from
-   its first: the range's pieces and what precedes them each a mapping of
-   its own (the advice does not change what a fault in executable code
-   reads on Linux 6.18; the boundaries do).  A piece already in the page
-   cache (mincore of its first page: the whole piece at the 4 KiB that
-   linkopt-startup cuts) reads nothing when it faults: resident pieces
-   next to each other stay one mapping, so that a warm start maps them
-   with fault-around as if not cut, and pays the cut only where a fault
-   would read (a cold start: none resident, every piece its own mapping).
-   Where mincore fails or does not say (cut_mincore_says), a piece
-   counts as not resident: cut.  A record that does not
-   describe page-aligned pieces does nothing; a failing call is ignored;
-   errno is left as it was.
-   The loop's body is one block, without a branch on what is resident or
-   on how many pieces there are (one mincore and one madvise per piece,
-   of length 0 where it advises nothing): a warm start, a cold one, and a
-   run under valgrind of a link with another range (the traces BOLT's
+   its first: the range's pieces and what precedes them each a mapping
+   of its own (the advice does not change what a fault in executable
+   code reads on Linux 6.18; the boundaries do).  A piece already in the
+   page cache (mincore of its first page, asked CUT_CHUNK pages at a
+   time: the whole piece at the 4 KiB that linkopt-startup cuts) reads
+   nothing when it faults: resident pieces next to each other stay one
+   mapping, so that a warm start maps them with fault-around as if not
+   cut, and pays the cut only where a fault would read (a cold start:
+   none resident, every piece its own mapping). Where mincore fails or
+   does not say (cut_mincore_says), a piece counts as not resident:
+   cut.  A record that does not describe page-aligned pieces does
+   nothing; a failing call is ignored. The loop's body runs the same
+   blocks for every piece, without a branch on what is resident or on
+   how many pieces there are (one madvise per piece, of length 0 where
+   it advises nothing; the mincore of the next CUT_CHUNK pages at the
+   first piece and past each chunk): a warm start, a cold one, and a run
+   under valgrind of a link with another range (the traces BOLT's
    profile is made from) run the same blocks of this code, and BOLT,
    which moves the blocks no trace ran to its cold part, leaves none of
    them there (a cold start would fault a window in at one before the
    range is cut). */
 __attribute__((section(SECTION))) static void linkopt_cut_pieces(long page)
 {
-	uintptr_t self = (uintptr_t)&linkopt_cut, start, end, piece = linkopt_cut.piece, at, run;
-	uintptr_t resident, was_resident = 0, flag = 0, boundary, says;
+	uintptr_t self = (uintptr_t)&linkopt_cut, start, end, piece = linkopt_cut.piece, at, run, n;
+	uintptr_t resident, was_resident = 0, flag = 0, boundary, says, chunk_at = 0, chunk_end = 0, chunk_ok = 0;
 	int64_t from = linkopt_cut.start, to = linkopt_cut.end;
-	unsigned char first;
-	int saved = errno;
+	unsigned char vec[CUT_CHUNK] = { 0 };
 
 	if (!piece || piece % (uintptr_t)page || to <= from)
 		return;
@@ -163,8 +168,15 @@ __attribute__((section(SECTION))) static void linkopt_cut_pieces(long page)
 	says = cut_mincore_says();
 	run = start;
 	for (at = start; at < end && at >= start; at += piece) {
-		first = 0;
-		resident = says & (uintptr_t)((mincore((void *)at, (size_t)page, &first) == 0) & first & 1);
+		/* at the first piece, and at the first past the chunk asked */
+		if (at >= chunk_end) {
+			n = (end - at) / (uintptr_t)page;
+			n = n > CUT_CHUNK ? CUT_CHUNK : n;
+			chunk_at = at;
+			chunk_end = at + n * (uintptr_t)page;
+			chunk_ok = mincore((void *)at, n * (uintptr_t)page, vec) == 0;
+		}
+		resident = says & chunk_ok & vec[(at - chunk_at) / (uintptr_t)page] & 1;
 		/* a boundary before this piece unless it and the one before
 		   are both resident; the run of pieces before it advised
 		   when flag says so, in one call */
@@ -175,7 +187,6 @@ __attribute__((section(SECTION))) static void linkopt_cut_pieces(long page)
 		was_resident = resident;
 	}
 	(void)madvise((void *)run, (end - run) * flag, MADV_RANDOM);
-	errno = saved;
 }
 
 #ifdef LINKOPT_CUT_ONLY
@@ -189,11 +200,13 @@ extern const char __linkopt_hot_end[] __attribute__((weak, visibility("hidden"))
    constructor, which the cold-start model finds in a trace. */
 __attribute__((constructor(101), section(SECTION))) static void linkopt_prefetch(void)
 {
+	int saved = errno;
 	long page = sysconf(_SC_PAGESIZE);
 
 	__asm__ volatile("" : : "r"(__linkopt_hot_end));
 	if (page > 0)
 		linkopt_cut_pieces(page);
+	errno = saved;
 }
 #else
 /* In a section of its own, which deporder's GNU ld script places on a
@@ -202,16 +215,19 @@ __attribute__((constructor(101), section(SECTION))) static void linkopt_prefetch
 {
 	uintptr_t start = (uintptr_t)__linkopt_hot_start, end = (uintptr_t)__linkopt_hot_end;
 	uintptr_t head_end = (uintptr_t)__linkopt_hot_head_end, tail_start = (uintptr_t)__linkopt_hot_tail_start;
-	long page = sysconf(_SC_PAGESIZE);
+	long page;
+	int saved = errno;
 
-	if (page <= 0)
-		return;
-	linkopt_cut_pieces(page);
-	if (head_end && tail_start) {
-		prefetch(start, head_end, page);
-		prefetch(tail_start, end, page);
-	} else {
-		prefetch(start, end, page);
+	page = sysconf(_SC_PAGESIZE);
+	if (page > 0) {
+		linkopt_cut_pieces(page);
+		if (head_end && tail_start) {
+			prefetch(start, head_end, page);
+			prefetch(tail_start, end, page);
+		} else {
+			prefetch(start, end, page);
+		}
 	}
+	errno = saved;
 }
 #endif

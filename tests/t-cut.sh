@@ -53,15 +53,17 @@ expect_no_grep . cut.out.err "linkopt cut's messages, the cut's own code in the 
 # fault-around maps them as if not cut (every piece a mapping of its own
 # cost SQLite's shell 1.21x the minor faults of a warm run)
 gcc -O2 -shared -fPIC -o maps-at-exit.so "$TESTDIR/maps-at-exit.c" || fail "cannot compile maps-at-exit.c"
+here=$(pwd -P)   # as /proc/PID/maps names the files
 mappings() { # FILE MAPS: the mappings of FILE in /proc/PID/maps copy MAPS
-	awk -v f="$PWD/$1" '$6 == f' "$2" | wc -l
+	awk -v f="$here/$1" '$6 == f' "$2" | wc -l
 }
 for n in ordered cut; do
 	cat $n > /dev/null
-	LD_PRELOAD=$PWD/maps-at-exit.so MAPS_OUT=$PWD/$n.maps ./$n 20 > /dev/null || fail "./$n 20 with maps-at-exit.so"
+	LD_PRELOAD=$here/maps-at-exit.so MAPS_OUT=$here/$n.maps ./$n 20 > /dev/null || fail "./$n 20 with maps-at-exit.so"
 	[[ -s $n.maps ]] || fail "maps-at-exit.so wrote no $n.maps"
 done
 warm_cut=$(mappings cut cut.maps) warm_ordered=$(mappings ordered ordered.maps)
+((warm_ordered > 0)) || fail "no mapping of $here/ordered in ordered.maps: $(cat ordered.maps)"
 ((warm_cut <= warm_ordered + 2)) ||
 	fail "warm, cut is $warm_cut mappings, ordered $warm_ordered: resident pieces cut apart: $(cat cut.maps)"
 echo "warm: $warm_cut mappings of cut, $warm_ordered of ordered"
@@ -160,20 +162,24 @@ for f in cut ordered; do
 done
 ((measured[cut] < measured[ordered])) || fail "cut read ${measured[cut]} pages at a cold start, not less than ${measured[ordered]}"
 # cold, the pieces not read yet when the constructor runs are cut apart
-./coldstart mnt/cut -- env LD_PRELOAD="$PWD/maps-at-exit.so" MAPS_OUT="$PWD/cold.maps" mnt/cut 20 > /dev/null ||
+./coldstart mnt/cut -- env LD_PRELOAD="$here/maps-at-exit.so" MAPS_OUT="$here/cold.maps" mnt/cut 20 > /dev/null ||
 	fail "the cold run of cut with maps-at-exit.so"
-cold_cut=$(awk -v f="$PWD/mnt/cut" '$6 == f' cold.maps | wc -l)
+cold_cut=$(mappings mnt/cut cold.maps)
 ((cold_cut > warm_ordered + 20)) || fail "cold, cut is $cold_cut mappings: its pieces not cut apart: $(cat cold.maps)"
 echo "cold: $cold_cut mappings of cut"
 # a user who neither owns the file nor may write it, to whom mincore
 # answers every page resident (Linux 5.2 and later): cut all the same
-if command -v setpriv > /dev/null && id nobody > /dev/null 2>&1; then
-	chmod o+x . mnt && chmod o+r maps-at-exit.so && chmod o+rx mnt/cut || fail "cannot open the test's folder to nobody"
+as_nobody=(setpriv --reuid=nobody --regid="$(id -g nobody 2> /dev/null)" --clear-groups)
+chmod o+x . mnt && chmod o+r maps-at-exit.so && chmod o+rx mnt/cut || fail "cannot open the test's folder to nobody"
+if ! command -v setpriv > /dev/null || ! id nobody > /dev/null 2>&1; then
+	echo "not run as nobody: no setpriv or no user nobody"
+elif ! "${as_nobody[@]}" test -x mnt/cut; then
+	echo "not run as nobody: nobody cannot reach $here (a folder above it is closed)"
+else
 	: > nobody.maps && chmod 666 nobody.maps
-	./coldstart mnt/cut -- setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
-		env LD_PRELOAD="$PWD/maps-at-exit.so" MAPS_OUT="$PWD/nobody.maps" mnt/cut 20 > /dev/null ||
-		fail "the cold run of cut as nobody"
-	nobody_cut=$(awk -v f="$PWD/mnt/cut" '$6 == f' nobody.maps | wc -l)
+	./coldstart mnt/cut -- "${as_nobody[@]}" env LD_PRELOAD="$here/maps-at-exit.so" MAPS_OUT="$here/nobody.maps" \
+		mnt/cut 20 > /dev/null || fail "the cold run of cut as nobody"
+	nobody_cut=$(mappings mnt/cut nobody.maps)
 	((nobody_cut > warm_ordered + 20)) || fail "cold, run by nobody, cut is $nobody_cut mappings: not cut: $(cat nobody.maps)"
 	echo "cold, run by nobody: $nobody_cut mappings of cut"
 fi
