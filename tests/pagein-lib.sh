@@ -57,6 +57,6 @@ prefetch_apart() {
 		fail "$1: linkopt_prefetch at $prefetch is not on a page before the traced range $start-$end"
 	awk -v page=$((prefetch >> 12)) '$2 ~ /^[tTwW]$/ {
 		a = 0; s = tolower($1); for (i = 1; i <= length(s); i++) a = a * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
-		if (int(a / 4096) == page && $3 !~ /^(linkopt_prefetch|linkopt_cut_pieces|prefetch)$/) { print $3; exit 1 }
+		if (int(a / 4096) == page && $3 !~ /^(linkopt_prefetch|linkopt_cut_pieces|cut_mincore_says|cut_find_object|prefetch)$/) { print $3; exit 1 }
 	}' <<< "$syms" > other.txt || fail "$1: $(cat other.txt) shares the page of linkopt_prefetch"
 }
