@@ -15,7 +15,8 @@
 # nothing: the program still runs as before.  Warm, resident pieces stay
 # one mapping (maps-at-exit.so counts them); cold on a loop device, the
 # pieces not yet read are cut apart, and every piece when the user running
-# it neither owns the file nor may write it (mincore does not say).  A cut whose own code is in
+# it neither owns the file nor may write it (mincore does not say; root
+# without CAP_FOWNER and CAP_DAC_OVERRIDE neither).  A cut whose own code is in
 # the range it cuts (it faults a window in before it can cut) is said
 # with a warning.  Refused: a file without the
 # record (not linked with linkopt-prefetch.o; stripped), a size that is no
@@ -182,6 +183,15 @@ else
 	nobody_cut=$(mappings mnt/cut nobody.maps)
 	((nobody_cut > warm_ordered + 20)) || fail "cold, run by nobody, cut is $nobody_cut mappings: not cut: $(cat nobody.maps)"
 	echo "cold, run by nobody: $nobody_cut mappings of cut"
+	# root without CAP_FOWNER and CAP_DAC_OVERRIDE, the file nobody's:
+	# told every page resident all the same (not trusted for its uid)
+	cp mnt/cut mnt/theirs && chown nobody mnt/theirs || fail "cannot give a copy of cut to nobody"
+	./coldstart mnt/theirs -- setpriv --bounding-set=-fowner,-dac_override env LD_PRELOAD="$here/maps-at-exit.so" \
+		MAPS_OUT="$here/nocaps.maps" mnt/theirs 20 > /dev/null || fail "the cold run of nobody's cut as root without caps"
+	nocaps_cut=$(mappings mnt/theirs nocaps.maps)
+	((nocaps_cut > warm_ordered + 20)) ||
+		fail "cold, run by root without CAP_FOWNER, nobody's cut is $nocaps_cut mappings: not cut: $(cat nocaps.maps)"
+	echo "cold, run by root without CAP_FOWNER: $nocaps_cut mappings of nobody's cut"
 fi
 echo "a cold start of ... 20 read ${measured[cut]} pages cut, ${measured[ordered]} not cut"
 exit 0
