@@ -107,8 +107,8 @@ __attribute__((section(SECTION))) static int cut_find_object(struct dl_phdr_info
    cut: a system's binary run by its users would read at a cold start
    what it read not cut.  The same test, made with stat and faccessat
    (effective ids, root's override) on the file's path (the program's by
-   /proc/self/exe); a root that has dropped those capabilities, a file
-   that cannot be found or stat'ed: 0, every piece cut.  Every call made
+   /proc/self/exe); a root without those capabilities and a file not
+   its own, a file that cannot be found or stat'ed: 0, every piece cut.  Every call made
    whatever the answer, no branch on it (see linkopt_cut_pieces). */
 __attribute__((section(SECTION))) static uintptr_t cut_mincore_says(void)
 {
