@@ -418,11 +418,13 @@ static void fault_around(struct readahead *ra, size_t vma, uint64_t page)
 static bool file_fault(struct readahead *ra, size_t vma, uint64_t page)
 {
 	const struct readahead_vma *v = &ra->vmas[vma];
+	/* VM_RAND_READ, where the VM_EXEC case does not apply */
+	bool random = v->random && !v->exec;
 
 	if (present(ra, page)) {
 		uint64_t folio = ra->folio[page];
 
-		if (!ra->ra_pages)
+		if (!ra->ra_pages || random)
 			return false;
 		if (ra->mmap_miss)
 			ra->mmap_miss--;
@@ -431,7 +433,7 @@ static bool file_fault(struct readahead *ra, size_t vma, uint64_t page)
 		async_read_ahead(ra, page, folio, ra->ra_pages);
 		return true;
 	}
-	if (ra->ra_pages) {
+	if (ra->ra_pages && !random) {
 		if (ra->mmap_miss < MMAP_LOTSAMISS * 10)
 			ra->mmap_miss++;
 		if (ra->mmap_miss <= MMAP_LOTSAMISS) {
@@ -489,7 +491,8 @@ static void push_part(struct readahead *ra, size_t v, uint64_t from, uint64_t to
 		      bool ***mapped, size_t *count, size_t *capacity)
 {
 	const struct readahead_vma *old = &ra->vmas[v];
-	struct readahead_vma part = { old->file_page + (from - old->virtual_page), to - from, from, old->exec };
+	struct readahead_vma part = { old->file_page + (from - old->virtual_page), to - from, from, old->exec,
+				      old->random };
 	bool *pages = xcalloc(to - from, sizeof(bool));
 
 	memcpy(pages, ra->mapped[v] + (from - old->virtual_page), (to - from) * sizeof(bool));
@@ -530,6 +533,18 @@ void readahead_cut(struct readahead *ra, uint64_t first, uint64_t pages, uint64_
 	ra->vmas = vmas;
 	ra->mapped = mapped;
 	ra->vma_count = count;
+}
+
+void readahead_random(struct readahead *ra, uint64_t first, uint64_t pages)
+{
+	size_t v;
+
+	if (!pages)
+		return;
+	readahead_cut(ra, first, pages, pages);
+	for (v = 0; v < ra->vma_count; v++)
+		if (ra->vmas[v].virtual_page >= first && ra->vmas[v].virtual_page + ra->vmas[v].pages <= first + pages)
+			ra->vmas[v].random = true;
 }
 
 size_t readahead_vma_at(const struct readahead *ra, uint64_t virtual_page)

@@ -16,6 +16,8 @@
      mapping): cached pages that are not marked are mapped without a fault;
    - mmap_miss: after more than 100 misses not offset by hits, a fault
      reads its page alone;
+   - madvise(MADV_RANDOM) of a mapping that is not executable: a fault
+     reads its page alone, a marked page nothing more;
    - read(2): the initial window of page_cache_sync_ra (4 pages for a small
      read at 128 KiB), with its mark.
    A window never reads a page already cached: each run of new pages it
@@ -33,6 +35,7 @@ struct readahead_vma {
 	uint64_t pages;          /* how many pages of the file it maps */
 	uint64_t virtual_page;   /* its start address / page size */
 	bool exec;
+	bool random;             /* advised MADV_RANDOM (VM_RAND_READ) */
 };
 
 struct readahead;
@@ -80,6 +83,14 @@ void readahead_touch(struct readahead *ra, size_t vma, uint64_t page, bool write
    lib/cut.h).  The indexes of readahead_touch change: find them again
    with readahead_vma_at. */
 void readahead_cut(struct readahead *ra, uint64_t first, uint64_t pages, uint64_t piece);
+
+/* madvise(MADV_RANDOM) of virtual pages [first, first + pages): the
+   mappings there cut at its bounds (as readahead_cut) and advised: a
+   fault on a page not cached in one that is not executable reads the
+   page alone, and a cached page marked for read-ahead reads nothing
+   more (do_sync_mmap_readahead and do_async_mmap_readahead); in an
+   executable one the advice changes nothing (Linux 6.16 to 6.18). */
+void readahead_random(struct readahead *ra, uint64_t first, uint64_t pages);
 
 /* The index of the mapping that holds virtual page, or the count of
    mappings when none does. */

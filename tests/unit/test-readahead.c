@@ -328,6 +328,45 @@ static void test_cut(void)
 	unit_case(NULL);
 }
 
+/* readahead_random: a read-only mapping of 64 pages at page 100 of the
+   file, 8 pages of read-ahead, after an executable one of 100: before
+   the advice a fault reads a window centred on its page, over the code
+   before it; advised, a fault reads its page alone, and a page marked by
+   a window read before reads nothing more; pages [120, 130) alone
+   advised cut the mapping there, and a fault outside reads a window
+   again.  In the executable mapping the advice changes nothing (a fault
+   reads forward from its page). */
+static void test_random(void)
+{
+	struct readahead_vma vmas[] = { { 0, 100, 1000, true }, { 100, 64, 2000, false } };
+	struct readahead *ra = readahead_new(164, 8, vmas, 2);
+	char *got;
+
+	unit_case("random");
+	readahead_touch(ra, 1, 104, false);
+	readahead_random(ra, 2000, 64);
+	EXPECT_INT(1, readahead_vma_at(ra, 2063));  /* the whole mapping: not cut */
+	readahead_touch(ra, 1, 106, false);  /* cached, marked: nothing more */
+	readahead_touch(ra, 1, 140, false);
+	readahead_touch(ra, 1, 150, false);
+	readahead_random(ra, 1010, 20);
+	readahead_touch(ra, readahead_vma_at(ra, 1020), 20, false);
+	got = requests_text(ra);
+	EXPECT_STR("100+8 fault@104, 140+1 alone@140, 150+1 alone@150, 20+8 code-fault@20", got);
+	free(got);
+	readahead_free(ra);
+
+	ra = readahead_new(164, 8, vmas, 2);
+	readahead_random(ra, 2020, 10);
+	readahead_touch(ra, readahead_vma_at(ra, 2025), 125, false);
+	readahead_touch(ra, readahead_vma_at(ra, 2050), 150, false);
+	got = requests_text(ra);
+	EXPECT_STR("125+1 alone@125, 146+8 fault@150", got);
+	free(got);
+	readahead_free(ra);
+	unit_case(NULL);
+}
+
 static void test_cause_names(void)
 {
 	EXPECT_STR("read", readahead_cause_name(READAHEAD_READ));
@@ -347,6 +386,7 @@ int main(void)
 		run_case(&cases[i]);
 	test_mmap_miss();
 	test_cut();
+	test_random();
 	test_cause_names();
 	return unit_end("test-readahead");
 }
