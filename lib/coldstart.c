@@ -80,6 +80,8 @@ int coldstart_file_read(struct coldstart_file *file, const char *path, char **wh
 		file->cut_start = cut.start;
 		file->cut_end = cut.end;
 		file->cut_piece = cut.piece;
+		file->cut_random_start = cut.random_start;
+		file->cut_random_end = cut.random_end;
 	}
 	elfobj_close(&elf);
 	munmap(data, size);
@@ -119,12 +121,17 @@ static void prefetch(struct readahead *ra, const struct coldstart_file *file, co
 		}
 }
 
-/* linkopt-prefetch.o's constructor: its cut, then its prefetch. */
+/* linkopt-prefetch.o's constructor: its cut, its advice, then its
+   prefetch. */
 static void constructor(struct readahead *ra, const struct coldstart_file *file, const struct elf_segment *const *of_vma,
 			size_t n)
 {
-	if (file->cut_piece >= PAGE)
+	if (file->cut_piece >= PAGE) {
 		readahead_cut(ra, file->cut_start / PAGE, (file->cut_end - file->cut_start) / PAGE, file->cut_piece / PAGE);
+		if (file->cut_random_end > file->cut_random_start)
+			readahead_random(ra, file->cut_random_start / PAGE,
+					 (file->cut_random_end - file->cut_random_start) / PAGE);
+	}
 	prefetch(ra, file, of_vma, n);
 }
 

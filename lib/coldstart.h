@@ -31,8 +31,10 @@ struct coldstart_file {
 	uint64_t prefetch_start[2], prefetch_end[2];
 	size_t prefetch_count;
 	/* and what it cuts into mappings of cut_piece bytes each before
-	   (lib/cut.h); cut_piece 0: nothing */
+	   (lib/cut.h); cut_piece 0: nothing; and the read-only segment it
+	   advises MADV_RANDOM (equal: none) */
 	uint64_t cut_start, cut_end, cut_piece;
+	uint64_t cut_random_start, cut_random_end;
 };
 
 /* The device's largest request as force_page_cache_ra takes it

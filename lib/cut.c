@@ -5,6 +5,7 @@
 
 #include <elf.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -12,7 +13,9 @@
 #define PAGE 4096
 
 _Static_assert(sizeof(CUT_MAGIC) == 16, "the magic fills its 16 bytes");
-_Static_assert(sizeof(struct cut_record) == 40, "the record's layout is the file's");
+_Static_assert(sizeof(CUT_MAGIC_1) == 16, "the magic fills its 16 bytes");
+_Static_assert(sizeof(struct cut_record) == 56, "the record's layout is the file's");
+_Static_assert(offsetof(struct cut_record, random_start) == CUT_RECORD_1_SIZE, "version 2 extends version 1");
 
 /* The defined symbol name of elf, or NULL. */
 static const struct elf_symbol *defined(const struct elf_object *elf, const char *name)
@@ -25,39 +28,84 @@ static const struct elf_symbol *defined(const struct elf_object *elf, const char
 	return NULL;
 }
 
-/* Where the record's bytes are in the file, and its address; false when
-   elf has none (whole, in a section with file bytes). */
-static bool record_place(const struct elf_object *elf, uint64_t *offset, uint64_t *address)
+/* Where the record's bytes are in the file, its address and its size
+   (sizeof(struct cut_record), or CUT_RECORD_1_SIZE for version 1); false
+   when elf has none (whole, in a section with file bytes). */
+static bool record_place(const struct elf_object *elf, uint64_t *offset, uint64_t *address, size_t *size)
 {
 	const struct elf_symbol *sym = defined(elf, CUT_SYMBOL);
 	const struct elf_section *s;
+	const char *magic;
 
-	if (!sym || sym->shndx >= elf->section_count || sym->size != sizeof(struct cut_record))
+	if (!sym || sym->shndx >= elf->section_count)
+		return false;
+	if (sym->size == sizeof(struct cut_record))
+		magic = CUT_MAGIC;
+	else if (sym->size == CUT_RECORD_1_SIZE)
+		magic = CUT_MAGIC_1;
+	else
 		return false;
 	s = &elf->sections[sym->shndx];
 	if (s->type == SHT_NOBITS || sym->value < s->address || sym->value - s->address + sym->size > s->size)
 		return false;
 	*offset = s->offset + (sym->value - s->address);
 	*address = sym->value;
-	return *offset + sym->size <= elf->image_size &&
-	       !memcmp(elf->image + *offset, CUT_MAGIC, sizeof(CUT_MAGIC));
+	*size = sym->size;
+	return *offset + sym->size <= elf->image_size && !memcmp(elf->image + *offset, magic, sizeof(CUT_MAGIC));
 }
 
 struct cut cut_read(const struct elf_object *elf)
 {
 	struct cut cut = { 0 };
-	struct cut_record r;
+	struct cut_record r = { 0 };
 	uint64_t offset, address;
+	size_t size;
 
-	if (!record_place(elf, &offset, &address))
+	if (!record_place(elf, &offset, &address, &size))
 		return cut;
-	memcpy(&r, elf->image + offset, sizeof(r));
+	memcpy(&r, elf->image + offset, size);
 	if (!r.piece || r.end <= r.start)
 		return cut;
 	cut.start = address + (uint64_t)r.start;
 	cut.end = address + (uint64_t)r.end;
 	cut.piece = r.piece;
+	if (r.random_end > r.random_start) {
+		cut.random_start = address + (uint64_t)r.random_start;
+		cut.random_end = address + (uint64_t)r.random_end;
+	}
 	return cut;
+}
+
+/* The read-only segment of elf that holds .rodata.untraced, page-aligned:
+   *start, *end; both 0 when there is none, or when its program headers
+   cannot be read (*why set, new). */
+static void random_range(const struct elf_object *elf, uint64_t *start, uint64_t *end, char **why)
+{
+	const struct elf_section *untraced = NULL;
+	struct elf_segment *segments;
+	size_t count, i;
+	uint64_t table_offset, table_size;
+
+	*start = *end = 0;
+	for (i = 0; i < elf->section_count && !untraced; i++)
+		if (elf->sections[i].name && !strcmp(elf->sections[i].name, ".rodata.untraced") &&
+		    (elf->sections[i].flags & SHF_ALLOC) && elf->sections[i].size)
+			untraced = &elf->sections[i];
+	if (!untraced)
+		return;
+	segments = elfobj_segments(elf, &count, &table_offset, &table_size, why);
+	if (*why)
+		return;
+	for (i = 0; i < count; i++) {
+		const struct elf_segment *s = &segments[i];
+
+		if (s->type == PT_LOAD && !(s->flags & (PF_X | PF_W)) && s->address <= untraced->address &&
+		    untraced->address < s->address + s->memory_size) {
+			*start = s->address / PAGE * PAGE;
+			*end = (s->address + s->memory_size + PAGE - 1) / PAGE * PAGE;
+		}
+	}
+	free(segments);
 }
 
 /* The range to cut in elf: *start, *end; NULL, or what is missing. */
@@ -123,8 +171,9 @@ static int apply(void *image, size_t size, const char *name, uint64_t piece, boo
 		 char **why)
 {
 	struct elf_object elf;
-	struct cut_record r = { CUT_MAGIC, 0, 0, 0 };
-	uint64_t offset = 0, address = 0, start = 0, end = 0;
+	struct cut_record r = { CUT_MAGIC, 0, 0, 0, 0, 0 };
+	uint64_t offset = 0, address = 0, start = 0, end = 0, random_start = 0, random_end = 0;
+	size_t record_size = sizeof(r);
 	const char *missing = NULL;
 
 	*why = NULL;
@@ -136,13 +185,16 @@ static int apply(void *image, size_t size, const char *name, uint64_t piece, boo
 	}
 	if (elfobj_open_linked(&elf, name, image, size, why) < 0)
 		return -1;
-	if (!record_place(&elf, &offset, &address))
+	if (!record_place(&elf, &offset, &address, &record_size))
 		missing = "no cut record in it (linkopt_cut: it was linked with neither linkopt-prefetch.o nor "
 			  "linkopt-cut.o, or is stripped)";
 	else if (piece)
 		missing = cut_range(&elf, any_page, &start, &end, why);
 	if (piece && !missing && !*why)
 		done->self_name = self_in(&elf, start, end, &done->self_at);
+	/* version 1's constructor knows no advice */
+	if (piece && !missing && !*why && record_size == sizeof(r))
+		random_range(&elf, &random_start, &random_end, why);
 	elfobj_close(&elf);
 	if (*why)
 		return -1;
@@ -152,6 +204,8 @@ static int apply(void *image, size_t size, const char *name, uint64_t piece, boo
 	}
 	if (piece == CUT_WHOLE)
 		piece = end - start;
+	if (record_size != sizeof(r))
+		memcpy(r.magic, CUT_MAGIC_1, sizeof(r.magic));
 	if (piece) {
 		r.start = (int64_t)(start - address);
 		r.end = (int64_t)(end - address);
@@ -159,8 +213,14 @@ static int apply(void *image, size_t size, const char *name, uint64_t piece, boo
 		done->start = start;
 		done->end = end;
 		done->piece = piece;
+		if (random_end > random_start) {
+			r.random_start = (int64_t)(random_start - address);
+			r.random_end = (int64_t)(random_end - address);
+			done->random_start = random_start;
+			done->random_end = random_end;
+		}
 	}
-	memcpy((char *)image + offset, &r, sizeof(r));
+	memcpy((char *)image + offset, &r, record_size);
 	return 0;
 }
 

@@ -15,8 +15,18 @@
    the page cache (mincore of a piece's first page), which read nothing and stay one mapping with
    their resident neighbours: a warm start maps them with fault-around as
    if not cut (where mincore tells the truth: to the file's owner, a
-   writer of it, root; for others every piece is cut).  The model (lib/coldstart.c) reads the same record; at a
-   cold start what is not yet read is cut as it assumes. */
+   writer of it, root; for others every piece is cut).  The same record
+   (version 2) names the read-only segment that holds the untraced
+   .rodata (.rodata.untraced: deporder's data-first and cold-start
+   placements put it, with the unwinding tables, in a segment of its own),
+   and the constructor advises it MADV_RANDOM whole: a fault in a mapping
+   that is not executable reads a read-ahead window centred on the page,
+   over whatever the file holds around it (one such fault of SQLite's
+   shell at .schema: 16 pages of cold code and 16 of that data), and
+   with the advice the page alone (do_sync_mmap_readahead); the advice
+   leaves fault-around as it was, and the segment one mapping, so a warm
+   start maps as before.  The model (lib/coldstart.c) reads the same
+   record; at a cold start what is not yet read is cut as it assumes. */
 #ifndef LINKOPT_CUT_H
 #define LINKOPT_CUT_H
 
@@ -24,14 +34,20 @@
 
 /* The record, little-endian as the host: CUT_MAGIC, then the range's
    start and end as byte offsets from the record's own address (signed),
-   and the piece size in bytes; piece 0: no cut. */
-#define CUT_MAGIC "linkopt cut 1\0\0"    /* 16 bytes with its NULs */
+   and the piece size in bytes (piece 0: no cut); then the read-only
+   segment to advise MADV_RANDOM, as offsets from the record too (equal:
+   none).  Version 1 (CUT_MAGIC_1, linkopt-prefetch.o before 2026-12-07)
+   ends after piece: a file linked with it is cut without the advice. */
+#define CUT_MAGIC "linkopt cut 2\0\0"    /* 16 bytes with its NULs */
+#define CUT_MAGIC_1 "linkopt cut 1\0\0"
 #define CUT_SYMBOL "linkopt_cut"
 struct cut_record {
 	char magic[16];
 	int64_t start, end;
 	uint64_t piece;
+	int64_t random_start, random_end;  /* version 2 */
 };
+#define CUT_RECORD_1_SIZE 40             /* the record of version 1 */
 
 #ifndef CUT_RECORD_ONLY
 #include <stdbool.h>
@@ -42,6 +58,9 @@ struct elf_object;
 /* A linked file's cut, as addresses of the file (not offsets). */
 struct cut {
 	uint64_t start, end, piece;        /* piece 0: none */
+	/* the read-only segment advised MADV_RANDOM, page-aligned (equal:
+	   none); only with a cut (piece) */
+	uint64_t random_start, random_end;
 	/* cut_file: the address of the cut's own code (the constructor,
 	   linkopt_prefetch, or a part of it) found inside the range, or 0:
 	   such a start-up faults a read-ahead window in there before it can
@@ -65,7 +84,10 @@ struct cut {
    that the constructor's cut runs in the traces and BOLT keeps its code
    hot (a cut of BOLT's output that BOLT left cold would run, and fault a
    window in, before it cut): 4 KiB pieces, and when nothing follows the
-   traced code in its segment, its last page.  The file is written whole
+   traced code in its segment, its last page.  With a cut, a record of
+   version 2 also names the read-only segment (neither executable nor
+   writable) that holds a section .rodata.untraced, page-aligned, when
+   the file has one.  The file is written whole
    to out by the output rule (lib/output.h; out may be path, replaced
    through a temporary file; a new file is executable).  *done: what it
    recorded, and where the cut's own code lies in its range (self_at).

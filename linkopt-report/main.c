@@ -358,6 +358,11 @@ static const struct cli_command cut_command = {
 		"to the end of its segment.  Each piece costs a mapping at start-up, but\n"
 		"for a user who owns FILE or may write it, pieces already in the page cache,\n"
 		"which read nothing, stay one mapping (mincore tells no one else).\n"
+		"The read-only segment that holds the untraced .rodata (.rodata.untraced,\n"
+		"of deporder's data-first placement, and of cold-start's when it sets the\n"
+		"traced .rodata apart) is advised MADV_RANDOM at start-up, whole: a fault\n"
+		"there reads its page, not a window centred on it (not in a file linked\n"
+		"with a linkopt-prefetch.o older than 2026-12-07: cut without it).\n"
 		"The file is written whole through a temporary file (the rule of\n"
 		"linkopt(1)).  See linkopt(1).\n",
 	.options = cut_options,
@@ -386,6 +391,10 @@ static int run_cut(int argc, char **argv)
 		       (unsigned long long)((done.end - done.start + done.piece - 1) / done.piece), c.kb);
 	else
 		printf("%s: no cut\n", out);
+	if (done.random_end > done.random_start)
+		printf("%s: 0x%llx-0x%llx, the untraced read-only data, advised MADV_RANDOM at start-up: a fault there "
+		       "reads its page alone\n", out, (unsigned long long)done.random_start,
+		       (unsigned long long)done.random_end);
 	if (done.self_at)
 		warn("%s: the cut's own code (%s at 0x%llx) is in the range it cuts: a start-up faults a read-ahead "
 		     "window in there before it can cut (for BOLT's output: cut the link linkopt-bolt rewrites before "

@@ -67,7 +67,7 @@ __attribute__((section(SECTION))) static void prefetch(uintptr_t start, uintptr_
 
 /* Zero as linked; lib/cut.c's cut_file fills it in the linked file.
    volatile: read from memory, never folded to the zeros it has here. */
-__attribute__((used, aligned(8))) static const volatile struct cut_record linkopt_cut = { CUT_MAGIC, 0, 0, 0 };
+__attribute__((used, aligned(8))) static const volatile struct cut_record linkopt_cut = { CUT_MAGIC, 0, 0, 0, 0, 0 };
 
 /* Pages asked of mincore(2) at once (a vector on the stack). */
 #define CUT_CHUNK 256
@@ -189,6 +189,24 @@ __attribute__((section(SECTION))) static void linkopt_cut_pieces(long page)
 	(void)madvise((void *)run, (end - run) * flag, MADV_RANDOM);
 }
 
+/* madvise(MADV_RANDOM) on the read-only segment the record names (the
+   untraced .rodata and the unwinding tables: lib/cut.h), whole, with a
+   cut: a fault there reads its page alone, not a window centred on it.
+   No branch (see linkopt_cut_pieces): a length of 0 where the record
+   names none or names what is not page-aligned; a failing call is
+   ignored. */
+__attribute__((section(SECTION))) static void linkopt_cut_random(long page)
+{
+	uintptr_t self = (uintptr_t)&linkopt_cut, start, length, ok;
+	int64_t from = linkopt_cut.random_start, to = linkopt_cut.random_end;
+
+	start = self + (uintptr_t)from;
+	length = (uintptr_t)to - (uintptr_t)from;
+	ok = (uintptr_t)(to > from) & (uintptr_t)(linkopt_cut.piece != 0) & (uintptr_t)(start % (uintptr_t)page == 0) &
+	     (uintptr_t)(length % (uintptr_t)page == 0);
+	(void)madvise((void *)(start * ok), length * ok, MADV_RANDOM);
+}
+
 #ifdef LINKOPT_CUT_ONLY
 /* The end of the traced code, which deporder's script defines when a
    file refers to it (PROVIDE): where linkopt cut starts the range of the
@@ -204,8 +222,10 @@ __attribute__((constructor(101), section(SECTION))) static void linkopt_prefetch
 	long page = sysconf(_SC_PAGESIZE);
 
 	__asm__ volatile("" : : "r"(__linkopt_hot_end));
-	if (page > 0)
+	if (page > 0) {
 		linkopt_cut_pieces(page);
+		linkopt_cut_random(page);
+	}
 	errno = saved;
 }
 #else
@@ -221,6 +241,7 @@ __attribute__((constructor(101), section(SECTION))) static void linkopt_prefetch
 	page = sysconf(_SC_PAGESIZE);
 	if (page > 0) {
 		linkopt_cut_pieces(page);
+		linkopt_cut_random(page);
 		if (head_end && tail_start) {
 			prefetch(start, head_end, page);
 			prefetch(tail_start, end, page);

@@ -153,19 +153,35 @@ coldstart_unmount() {
 	losetup -d "$loop"
 }
 
-# untraced_program: writes prog.c, a program whose 40 functions of 8 KiB
-# (cold0 to cold39) run only when argv[1] names one (through a table),
-# and whose 6 small ones (hot0 to hot5) run at every start.
+# untraced_program [tables]: writes prog.c, a program whose 40 functions
+# of 8 KiB (cold0 to cold39) run only when argv[1] names one (through a
+# table), and whose 6 small ones (hot0 to hot5) run at every start; with
+# tables, each coldN returns a byte of tableN, 8 KiB of .rodata of its own
+# (the first byte of its first page, called with one argument), and hot0
+# one of hot_table.
 untraced_program() {
+	local tables=${1:-} extra i
 	{
 		echo '#include <stdio.h>'
 		echo '#include <stdlib.h>'
+		[[ -n $tables ]] && echo 'const unsigned char hot_table[64] = { [0] = 5, [63] = 6 };'
 		for i in $(seq 0 39); do
+			[[ -n $tables ]] &&
+				printf 'const unsigned char table%d[8192] = { [0] = %d, [4096] = %d, [8191] = 1 };\n' "$i" \
+					"$((i + 1))" "$((i + 2))"
 			printf '__attribute__((noinline)) int cold%d(int x)\n{\n\tif (x == -7)\n' "$i"
-			printf '\t\t__asm__ volatile(".skip 8000, 0x90");\n\treturn x * %d + 1;\n}\n' "$((i + 2))"
+			printf '\t\t__asm__ volatile(".skip 8000, 0x90");\n'
+			if [[ -n $tables ]]; then
+				printf '\treturn table%d[(x * 4096) %% 8192] + x;\n}\n' "$i"
+			else
+				printf '\treturn x * %d + 1;\n}\n' "$((i + 2))"
+			fi
 		done
 		for i in $(seq 0 5); do
-			printf '__attribute__((noinline)) int hot%d(int x)\n{\n\treturn x * %d + 3;\n}\n' "$i" "$((i + 5))"
+			extra=
+			[[ -n $tables && $i == 0 ]] && extra=' + hot_table[x % 64]'
+			printf '__attribute__((noinline)) int hot%d(int x)\n{\n\treturn x * %d + 3%s;\n}\n' "$i" "$((i + 5))" \
+				"$extra"
 		done
 		printf 'int (*const table[40])(int) = {'
 		for i in $(seq 0 39); do printf ' cold%d,' "$i"; done
@@ -182,4 +198,34 @@ int main(int argc, char **argv)
 }
 EOF2
 	} > prog.c
+}
+
+# cut_record_offset FILE: the file offset of linkopt_cut's record (lib/cut.h)
+cut_record_offset() {
+	local a
+	a=$(nm "$1" | awk '$3 == "linkopt_cut" { print $1 }')
+	readelf -lW "$1" | awk '$1 == "LOAD" { print $2, $3, $5 }' | while read -r off va fsz; do
+		((16#${va#0x} <= 16#$a && 16#$a < 16#${va#0x} + 16#${fsz#0x})) &&
+			echo $((16#$a - 16#${va#0x} + 16#${off#0x}))
+	done
+}
+
+# maps_count FILE MAPS: the mappings of FILE (a path under $here, the
+# test's folder as /proc/PID/maps names it) in MAPS, a copy of
+# /proc/PID/maps written by tests/maps-at-exit.c
+maps_count() {
+	awk -v f="$here/$1" '$6 == f' "$2" | wc -l
+}
+
+# cold_pages_mode FILE ARG...: the pages of FILE (on the loop device) a
+# cold start of FILE ARG... reads most often in 5 runs, after one not
+# counted (./coldstart, compiled from bench/lib/coldstart.c); the first
+# map of the runs in cold_runs.txt
+cold_pages_mode() {
+	local f=$1 run
+	./coldstart "$f" -- "$@" > /dev/null || fail "the cold run of $f"
+	for run in 1 2 3 4 5; do
+		./coldstart --map "$f" -- "$@" || fail "the cold run of $f"
+	done > cold_runs.txt
+	awk '!/^map/ { print $2 }' cold_runs.txt | sort | uniq -c | sort -k1,1nr -k2,2nr | awk 'NR == 1 { print $2 }'
 }

@@ -55,15 +55,12 @@ expect_no_grep . cut.out.err "linkopt cut's messages, the cut's own code in the 
 # cost SQLite's shell 1.21x the minor faults of a warm run)
 gcc -O2 -shared -fPIC -o maps-at-exit.so "$TESTDIR/maps-at-exit.c" || fail "cannot compile maps-at-exit.c"
 here=$(pwd -P)   # as /proc/PID/maps names the files
-mappings() { # FILE MAPS: the mappings of FILE in /proc/PID/maps copy MAPS
-	awk -v f="$here/$1" '$6 == f' "$2" | wc -l
-}
 for n in ordered cut; do
 	cat $n > /dev/null
 	LD_PRELOAD=$here/maps-at-exit.so MAPS_OUT=$here/$n.maps ./$n 20 > /dev/null || fail "./$n 20 with maps-at-exit.so"
 	[[ -s $n.maps ]] || fail "maps-at-exit.so wrote no $n.maps"
 done
-warm_cut=$(mappings cut cut.maps) warm_ordered=$(mappings ordered ordered.maps)
+warm_cut=$(maps_count cut cut.maps) warm_ordered=$(maps_count ordered ordered.maps)
 ((warm_ordered > 0)) || fail "no mapping of $here/ordered in ordered.maps: $(cat ordered.maps)"
 ((warm_cut <= warm_ordered + 2)) ||
 	fail "warm, cut is $warm_cut mappings, ordered $warm_ordered: resident pieces cut apart: $(cat cut.maps)"
@@ -112,15 +109,7 @@ cleared=$(reads_of_cold20 cleared)
 
 # a record written wrong does nothing (the constructor checks it): a
 # piece of 100 bytes, then a range that ends before it starts
-record_offset() { # FILE: the file offset of linkopt_cut's record
-	local a
-	a=$(nm "$1" | awk '$3 == "linkopt_cut" { print $1 }')
-	readelf -lW "$1" | awk '$1 == "LOAD" { print $2, $3, $5 }' | while read -r off va fsz; do
-		((16#${va#0x} <= 16#$a && 16#$a < 16#${va#0x} + 16#${fsz#0x})) &&
-			echo $((16#$a - 16#${va#0x} + 16#${off#0x}))
-	done
-}
-off=$(record_offset cut)
+off=$(cut_record_offset cut)
 [[ -n $off ]] || fail "cut has no linkopt_cut record in a segment"
 cp cut bad-piece && printf 'd\0\0\0\0\0\0\0' | dd of=bad-piece bs=1 seek=$((off + 32)) conv=notrunc status=none
 cp cut backwards && dd if=cut of=backwards bs=1 skip=$((off + 16)) seek=$((off + 24)) count=8 conv=notrunc status=none &&
@@ -152,20 +141,16 @@ declare -A measured
 for f in cut ordered; do
 	predicted=$(awk -v p="$PWD/$f" '$1 == p { n = split($0, x, " "); print x[n - 1] }' $f.requests)
 	[[ $predicted =~ ^[0-9]+$ ]] || fail "pagein-report names no cold start of $f: $(cat $f.requests)"
-	./coldstart mnt/$f -- mnt/$f 20 > /dev/null || fail "the cold run of $f"
-	for run in 1 2 3 4 5; do
-		./coldstart --map mnt/$f -- mnt/$f 20 || fail "the cold run of $f"
-	done > runs.txt
-	pages=$(awk '!/^map/ { print $2 }' runs.txt | sort | uniq -c | sort -k1,1nr -k2,2nr | awk 'NR == 1 { print $2 }')
+	pages=$(cold_pages_mode mnt/$f 20)
 	[[ $pages == "$predicted" ]] ||
-		fail "a cold start of $f 20 read $pages pages, the model predicts $predicted; read: $(grep -m1 '^map' runs.txt)"
+		fail "a cold start of $f 20 read $pages pages, the model predicts $predicted; read: $(grep -m1 '^map' cold_runs.txt)"
 	measured[$f]=$pages
 done
 ((measured[cut] < measured[ordered])) || fail "cut read ${measured[cut]} pages at a cold start, not less than ${measured[ordered]}"
 # cold, the pieces not read yet when the constructor runs are cut apart
 ./coldstart mnt/cut -- env LD_PRELOAD="$here/maps-at-exit.so" MAPS_OUT="$here/cold.maps" mnt/cut 20 > /dev/null ||
 	fail "the cold run of cut with maps-at-exit.so"
-cold_cut=$(mappings mnt/cut cold.maps)
+cold_cut=$(maps_count mnt/cut cold.maps)
 ((cold_cut > warm_ordered + 20)) || fail "cold, cut is $cold_cut mappings: its pieces not cut apart: $(cat cold.maps)"
 echo "cold: $cold_cut mappings of cut"
 # a user who neither owns the file nor may write it, to whom mincore
@@ -180,7 +165,7 @@ else
 	: > nobody.maps && chmod 666 nobody.maps
 	./coldstart mnt/cut -- "${as_nobody[@]}" env LD_PRELOAD="$here/maps-at-exit.so" MAPS_OUT="$here/nobody.maps" \
 		mnt/cut 20 > /dev/null || fail "the cold run of cut as nobody"
-	nobody_cut=$(mappings mnt/cut nobody.maps)
+	nobody_cut=$(maps_count mnt/cut nobody.maps)
 	((nobody_cut > warm_ordered + 20)) || fail "cold, run by nobody, cut is $nobody_cut mappings: not cut: $(cat nobody.maps)"
 	echo "cold, run by nobody: $nobody_cut mappings of cut"
 	# root without CAP_FOWNER and CAP_DAC_OVERRIDE, the file nobody's:
@@ -192,7 +177,7 @@ else
 		./coldstart mnt/theirs -- setpriv --bounding-set=-fowner,-dac_override env LD_PRELOAD="$here/maps-at-exit.so" \
 			MAPS_OUT="$here/nocaps.maps" mnt/theirs 20 > /dev/null ||
 			fail "the cold run of nobody's cut as root without caps"
-		nocaps_cut=$(mappings mnt/theirs nocaps.maps)
+		nocaps_cut=$(maps_count mnt/theirs nocaps.maps)
 		((nocaps_cut > warm_ordered + 20)) ||
 			fail "cold, run by root without CAP_FOWNER, nobody's cut is $nocaps_cut mappings: not cut: $(cat nocaps.maps)"
 		echo "cold, run by root without CAP_FOWNER: $nocaps_cut mappings of nobody's cut"

@@ -1,0 +1,121 @@
+#!/bin/bash
+# linkopt cut, the untraced read-only data: a data-first order puts the
+# untraced .rodata (and the unwinding tables) in a read-only segment of its
+# own after the code; the cut's record names it and linkopt-prefetch.o's
+# constructor advises it MADV_RANDOM, so that a fault there reads its page
+# alone and not a read-ahead window centred on it (on SQLite's shell,
+# .schema read 144 pages cold against 171).  A program whose 40 untraced
+# functions of 8 KiB each read a table of 8 KiB of its own
+# (untraced_program tables): cut, it prints the
+# same; linkopt cut says what it advised; the model's fault on table20
+# reads one page where the same cut with the advice zeroed in its record
+# reads a window; as root, a cold start of "prog 20" from a loop device
+# reads what the model predicts, and less than without the advice.  Warm,
+# the advice adds no mapping (the segment advised whole stays one).  An
+# order with the head placement has no such segment: nothing advised.
+. "$(dirname "$0")/lib.sh"
+. "$TESTDIR/pagein-lib.sh"
+. "$TESTDIR/coldstart-lib.sh"
+need_pagein
+need_prefetch
+need readelf
+LINKOPT=$TOP/linkopt-report/linkopt
+[[ -x $LINKOPT ]] || fail "linkopt is not built"
+
+untraced_program tables
+gcc -O2 -ffunction-sections -fdata-sections -c prog.c || fail "compile"
+gcc -o prog prog.o -Wl,-Map=prog.map || fail "the default link"
+"$PAGEIN" --granularity=function --output="$PWD/trace" -- ./prog > want.out 2> pagein.err ||
+	fail "pagein: $(head -3 pagein.err)"
+./prog 20 > want20.out || fail "prog 20"
+deporder_ok order.ld order.err -q --granularity=section --placement=data-first --emit=gnu-ld \
+	--trace trace --map prog.map --cc -- gcc -o prog prog.o
+gcc -o ordered prog.o "$prefetch" -Wl,-T,order.ld || fail "the ordered link"
+run_ok cut.out "$LINKOPT" cut --kb 4 -o cut ordered
+expect_grep '^cut: 0x[0-9a-f]*-0x[0-9a-f]* cut into [0-9]* mappings of 4 KiB at start-up$' cut.out
+expect_grep '^cut: 0x[0-9a-f]*-0x[0-9a-f]*, the untraced read-only data, advised MADV_RANDOM at start-up' cut.out
+expect_output want.out got.out "cut's output" ./cut
+expect_output want20.out got20.out "cut's output, calling cold20" ./cut 20
+
+# the advised range is the read-only segment that holds .rodata.untraced,
+# and table20 is in it
+range=$(sed -n 's/^cut: 0x\([0-9a-f]*\)-0x\([0-9a-f]*\), the untraced.*/\1 \2/p' cut.out)
+read -r from to <<< "$range"
+untraced=$(readelf -SW cut | awk '{ sub(/^ *\[ *[0-9]+\] */, "") } $1 == ".rodata.untraced" { print $3 }')
+[[ -n $untraced ]] || fail "no .rodata.untraced in cut: $(readelf -SW cut)"
+t20=$(nm cut | awk '$3 == "table20" { print $1 }')
+((16#$from <= 16#$untraced && 16#$untraced < 16#$to && 16#$from <= 16#$t20 && 16#$t20 < 16#$to)) ||
+	fail "the advised 0x$from-0x$to holds not .rodata.untraced (0x$untraced) and table20 (0x$t20)"
+((16#$from % 4096 == 0 && 16#$to % 4096 == 0)) || fail "the advised 0x$from-0x$to is not page-aligned"
+
+# the same cut with the advice zeroed in its record (its last 16 bytes)
+off=$(cut_record_offset cut)
+[[ -n $off ]] || fail "cut has no linkopt_cut record in a segment"
+cp cut noadvice && dd if=/dev/zero of=noadvice bs=1 seek=$((off + 40)) count=16 conv=notrunc status=none
+cmp -s cut noadvice && fail "noadvice is the same file as cut: the test did not write its record"
+expect_output want20.out got20.out "noadvice's output, calling cold20" ./noadvice 20
+
+# the model: the fault on table20's page reads it alone in cut, a window
+# in noadvice
+predicted() { # FILE: the pages the model predicts a cold start of FILE 20 reads; FILE.requests
+	local f=$1
+	"$PAGEIN" --granularity=function --output="$PWD/$f.20.trace" -- ./$f 20 > /dev/null 2> pagein.err ||
+		fail "pagein on $f 20: $(head -3 pagein.err)"
+	run_ok $f.requests "$PAGEIN" report --read-ahead-kb 128 --read-requests $f.20.trace
+	awk -v p="$PWD/$f" '$1 == p { n = split($0, x, " "); print x[n - 1] }' $f.requests
+}
+page_of_t20=$(readelf -lW cut | awk '$1 == "LOAD" { print $2, $3, $5 }' | while read -r off va fsz; do
+	((16#${va#0x} <= 16#$t20 && 16#$t20 < 16#${va#0x} + 16#${fsz#0x})) &&
+		echo $(((16#$t20 - 16#${va#0x} + 16#${off#0x}) / 4096))
+done)
+reads_at() { # FILE PAGE: the pages the model's fault on PAGE read (FILE.requests)
+	awk -v p="$2" '/fault on page/ { split($2, r, "-"); if (p >= r[1] && p <= r[2]) print $3 }' $1.requests | head -1
+}
+predicted_cut=$(predicted cut) predicted_noadvice=$(predicted noadvice)
+[[ $predicted_cut =~ ^[0-9]+$ && $predicted_noadvice =~ ^[0-9]+$ ]] ||
+	fail "pagein report names no cold start: $(cat cut.requests noadvice.requests)"
+got=$(reads_at cut "$page_of_t20") was=$(reads_at noadvice "$page_of_t20")
+[[ $got == 1 ]] || fail "the model's fault on table20 (page $page_of_t20) reads ${got:-no} pages in cut, not 1: $(cat cut.requests)"
+((${was:-0} > 8)) || fail "the model's fault on table20 reads ${was:-no} pages in noadvice, not a window: $(cat noadvice.requests)"
+((predicted_cut < predicted_noadvice)) ||
+	fail "the model predicts $predicted_cut pages for cut, not less than $predicted_noadvice without the advice"
+echo "model: the fault on table20 reads $got page advised, $was not; $predicted_cut pages against $predicted_noadvice"
+
+# warm, the advice adds no mapping
+gcc -O2 -shared -fPIC -o maps-at-exit.so "$TESTDIR/maps-at-exit.c" || fail "cannot compile maps-at-exit.c"
+here=$(pwd -P)
+for n in cut noadvice; do
+	cat $n > /dev/null
+	LD_PRELOAD=$here/maps-at-exit.so MAPS_OUT=$here/$n.maps ./$n 20 > /dev/null || fail "./$n 20 with maps-at-exit.so"
+done
+warm_cut=$(maps_count cut cut.maps) warm_noadvice=$(maps_count noadvice noadvice.maps)
+((warm_cut > 0 && warm_cut == warm_noadvice)) ||
+	fail "warm, cut is $warm_cut mappings, noadvice $warm_noadvice: the advice cut a mapping: $(cat cut.maps)"
+
+# the head placement: no .rodata.untraced, nothing advised
+deporder_ok head.ld head.err -q --granularity=section --placement=head --emit=gnu-ld \
+	--trace trace --map prog.map --cc -- gcc -o prog prog.o
+gcc -o head prog.o "$prefetch" -Wl,-T,head.ld || fail "the link with the head order"
+run_ok headcut.out "$LINKOPT" cut --kb 4 -o headcut head
+expect_grep '^headcut: 0x[0-9a-f]*-0x[0-9a-f]* cut into' headcut.out
+expect_no_grep 'advised' headcut.out "linkopt cut of a head order"
+expect_output want20.out got20.out "headcut's output, calling cold20" ./headcut 20
+
+# as root, the kernel reads what the model predicts, less with the advice
+((EUID == 0)) || exit 0
+need_coldstart_loop
+gcc -O2 -o coldstart "$TOP/bench/lib/coldstart.c" || fail "cannot compile bench/lib/coldstart.c"
+coldstart_mount
+cp cut noadvice mnt/ && sync
+echo 128 > "$queue/read_ahead_kb" || fail "cannot set read_ahead_kb of $loop"
+declare -A measured
+for f in cut noadvice; do
+	predicted=$(awk -v p="$PWD/$f" '$1 == p { n = split($0, x, " "); print x[n - 1] }' $f.requests)
+	pages=$(cold_pages_mode mnt/$f 20)
+	[[ $pages == "$predicted" ]] ||
+		fail "a cold start of $f 20 read $pages pages, the model predicts $predicted; read: $(grep -m1 '^map' cold_runs.txt)"
+	measured[$f]=$pages
+done
+((measured[cut] < measured[noadvice])) ||
+	fail "cut read ${measured[cut]} pages at a cold start, not less than ${measured[noadvice]} without the advice"
+echo "cold: cut read ${measured[cut]} pages, ${measured[noadvice]} without the advice"
