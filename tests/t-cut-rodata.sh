@@ -12,7 +12,8 @@
 # reads a window; as root, a cold start of "prog 20" from a loop device
 # reads what the model predicts, and less than without the advice.  Warm,
 # the advice adds no mapping (the segment advised whole stays one).  An
-# order with the head placement has no such segment: nothing advised.
+# order with the head placement has no such segment: nothing advised.  A
+# record of version 1 (an older linkopt-prefetch.o) is cut, not advised.
 . "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/coldstart-lib.sh"
@@ -100,6 +101,38 @@ run_ok headcut.out "$LINKOPT" cut --kb 4 -o headcut head
 expect_grep '^headcut: 0x[0-9a-f]*-0x[0-9a-f]* cut into' headcut.out
 expect_no_grep 'advised' headcut.out "linkopt cut of a head order"
 expect_output want20.out got20.out "headcut's output, calling cold20" ./headcut 20
+
+# a record of version 1 (linkopt-prefetch.o before 2026-12-07: 40 bytes,
+# no segment to advise) is filled as version 1: cut, nothing advised, and
+# the model reads it (the fault on cold20's code reads its piece)
+cat > v1.c <<'EOF2'
+__attribute__((used, aligned(8))) static const volatile struct {
+	char magic[16];
+	long long start, end;
+	unsigned long long piece;
+} linkopt_cut = { "linkopt cut 1\0\0", 0, 0, 0 };
+/* the script defines the end of the traced code for a file that names it */
+extern const char __linkopt_hot_end[] __attribute__((weak));
+__attribute__((used)) const void *const v1_hot_end = __linkopt_hot_end;
+EOF2
+gcc -O2 -c v1.c || fail "compile v1.c"
+gcc -o v1 prog.o v1.o -Wl,-T,order.ld || fail "the ordered link with a record of version 1"
+run_ok v1cut.out "$LINKOPT" cut --kb 4 v1
+expect_grep '^v1: 0x[0-9a-f]*-0x[0-9a-f]* cut into [0-9]* mappings of 4 KiB at start-up$' v1cut.out
+expect_no_grep 'advised' v1cut.out "linkopt cut of a record of version 1"
+v1off=$(cut_record_offset v1)
+[[ $(dd if=v1 bs=1 skip="$v1off" count=13 status=none) == "linkopt cut 1" ]] ||
+	fail "the record of version 1 lost its magic: $(od -c -N 16 -j "$v1off" v1)"
+[[ $(od -An -tu8 -j $((v1off + 32)) -N 8 v1 | tr -d ' ') == 4096 ]] ||
+	fail "the record of version 1 has not its piece of 4096: $(od -An -tu8 -j "$v1off" -N 40 v1)"
+predicted v1 > /dev/null
+cold20=$(nm v1 | awk '$3 == "cold20" { print $1 }')
+page_of_cold20=$(readelf -lW v1 | awk '$1 == "LOAD" { print $2, $3, $5 }' | while read -r off va fsz; do
+	((16#${va#0x} <= 16#$cold20 && 16#$cold20 < 16#${va#0x} + 16#${fsz#0x})) &&
+		echo $(((16#$cold20 - 16#${va#0x} + 16#${off#0x}) / 4096))
+done)
+[[ $(reads_at v1 "$page_of_cold20") == 1 ]] ||
+	fail "the model's fault on cold20 (page $page_of_cold20) of v1 reads not its piece: $(cat v1.requests)"
 
 # as root, the kernel reads what the model predicts, less with the advice
 ((EUID == 0)) || exit 0
