@@ -127,7 +127,8 @@ static void constructor(struct readahead *ra, const struct coldstart_file *file,
 			size_t n)
 {
 	if (file->cut_piece >= PAGE) {
-		readahead_cut(ra, file->cut_start / PAGE, (file->cut_end - file->cut_start) / PAGE, file->cut_piece / PAGE);
+		readahead_cut(ra, file->cut_start / PAGE, (file->cut_end - file->cut_start) / PAGE, file->cut_piece / PAGE,
+			      true);
 		if (file->cut_random_end > file->cut_random_start)
 			readahead_random(ra, file->cut_random_start / PAGE,
 					 (file->cut_random_end - file->cut_random_start) / PAGE);

@@ -418,13 +418,14 @@ static void fault_around(struct readahead *ra, size_t vma, uint64_t page)
 static bool file_fault(struct readahead *ra, size_t vma, uint64_t page)
 {
 	const struct readahead_vma *v = &ra->vmas[vma];
-	/* VM_RAND_READ, where the VM_EXEC case does not apply */
+	/* VM_RAND_READ: do_async_mmap_readahead returns on it, and
+	   do_sync_mmap_readahead where its VM_EXEC case does not apply */
 	bool random = v->random && !v->exec;
 
 	if (present(ra, page)) {
 		uint64_t folio = ra->folio[page];
 
-		if (!ra->ra_pages || random)
+		if (!ra->ra_pages || v->random)
 			return false;
 		if (ra->mmap_miss)
 			ra->mmap_miss--;
@@ -505,7 +506,7 @@ static void push_part(struct readahead *ra, size_t v, uint64_t from, uint64_t to
 	(*mapped)[(*count)++] = pages;
 }
 
-void readahead_cut(struct readahead *ra, uint64_t first, uint64_t pages, uint64_t piece)
+void readahead_cut(struct readahead *ra, uint64_t first, uint64_t pages, uint64_t piece, bool advise)
 {
 	struct readahead_vma *vmas = NULL;
 	bool **mapped = NULL;
@@ -533,6 +534,11 @@ void readahead_cut(struct readahead *ra, uint64_t first, uint64_t pages, uint64_
 	ra->vmas = vmas;
 	ra->mapped = mapped;
 	ra->vma_count = count;
+	/* the pieces 0, 2, 4... of the range advised */
+	for (v = 0; v < count && advise; v++)
+		if (vmas[v].virtual_page >= first && vmas[v].virtual_page < first + pages &&
+		    (vmas[v].virtual_page - first) / piece % 2 == 0)
+			vmas[v].random = true;
 }
 
 void readahead_random(struct readahead *ra, uint64_t first, uint64_t pages)
@@ -541,7 +547,7 @@ void readahead_random(struct readahead *ra, uint64_t first, uint64_t pages)
 
 	if (!pages)
 		return;
-	readahead_cut(ra, first, pages, pages);
+	readahead_cut(ra, first, pages, pages, false);
 	for (v = 0; v < ra->vma_count; v++)
 		if (ra->vmas[v].virtual_page >= first && ra->vmas[v].virtual_page + ra->vmas[v].pages <= first + pages)
 			ra->vmas[v].random = true;

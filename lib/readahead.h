@@ -16,8 +16,8 @@
      mapping): cached pages that are not marked are mapped without a fault;
    - mmap_miss: after more than 100 misses not offset by hits, a fault
      reads its page alone;
-   - madvise(MADV_RANDOM) of a mapping that is not executable: a fault
-     reads its page alone, a marked page nothing more;
+   - madvise(MADV_RANDOM): in a mapping that is not executable a fault
+     reads its page alone; in any, a marked page reads nothing more;
    - read(2): the initial window of page_cache_sync_ra (4 pages for a small
      read at 128 KiB), with its mark.
    A window never reads a page already cached: each run of new pages it
@@ -80,16 +80,19 @@ void readahead_touch(struct readahead *ra, size_t vma, uint64_t page, bool write
 /* Every mapping that holds virtual pages [first, first + pages) cut at
    first, at first + pages and every piece pages from first: each piece a
    mapping of its own, what it had mapped kept (linkopt-prefetch.o's cut,
-   lib/cut.h).  The indexes of readahead_touch change: find them again
-   with readahead_vma_at. */
-void readahead_cut(struct readahead *ra, uint64_t first, uint64_t pages, uint64_t piece);
+   lib/cut.h); with advise, the pieces 0, 2, 4... advised MADV_RANDOM as
+   the cut advises them at a cold start (in code, a marked page there
+   then reads nothing more).  The indexes of readahead_touch change: find
+   them again with readahead_vma_at. */
+void readahead_cut(struct readahead *ra, uint64_t first, uint64_t pages, uint64_t piece, bool advise);
 
 /* madvise(MADV_RANDOM) of virtual pages [first, first + pages): the
    mappings there cut at its bounds (as readahead_cut) and advised: a
    fault on a page not cached in one that is not executable reads the
    page alone, and a cached page marked for read-ahead reads nothing
    more (do_sync_mmap_readahead and do_async_mmap_readahead); in an
-   executable one the advice changes nothing (Linux 6.16 to 6.18). */
+   executable one a fault reads forward from its page as if not advised
+   (Linux 6.16 to 6.18), and a marked page reads nothing more. */
 void readahead_random(struct readahead *ra, uint64_t first, uint64_t pages);
 
 /* The index of the mapping that holds virtual page, or the count of

@@ -311,7 +311,7 @@ static void test_cut(void)
 	char *got;
 
 	unit_case("cut");
-	readahead_cut(ra, 1024 + 16, 32, 4);
+	readahead_cut(ra, 1024 + 16, 32, 4, true);
 	EXPECT_INT(0, readahead_vma_at(ra, 1024));
 	EXPECT_INT(1, readahead_vma_at(ra, 1024 + 16));
 	EXPECT_INT(2, readahead_vma_at(ra, 1024 + 21));
@@ -367,6 +367,34 @@ static void test_random(void)
 	unit_case(NULL);
 }
 
+/* readahead_cut with its advice, in code: read(2) calls of pages 14 and
+   15 read pages 14 to 16 and mark page 16, in the piece the cut advises
+   first ([16, 20)); a fault on page 16 then reads nothing more, where the
+   same cut not advised reads the next window from it. */
+static void test_cut_advised(void)
+{
+	static const char *const want[] = { "14+1 read@14, 15+2 read@15, 17+3 marked@16",
+					    "14+1 read@14, 15+2 read@15" };
+	struct readahead_vma vma = { 0, 256, 1024, true };
+	int advise;
+
+	unit_case("cut-advised");
+	for (advise = 0; advise < 2; advise++) {
+		struct readahead *ra = readahead_new(256, 8, &vma, 1);
+		char *got;
+
+		readahead_cut(ra, 1024 + 16, 32, 4, advise);
+		readahead_read(ra, 14 * 4096, 1);
+		readahead_read(ra, 15 * 4096, 1);
+		readahead_touch(ra, readahead_vma_at(ra, 1024 + 16), 16, false);
+		got = requests_text(ra);
+		EXPECT_STR(want[advise], got);
+		free(got);
+		readahead_free(ra);
+	}
+	unit_case(NULL);
+}
+
 static void test_cause_names(void)
 {
 	EXPECT_STR("read", readahead_cause_name(READAHEAD_READ));
@@ -387,6 +415,7 @@ int main(void)
 	test_mmap_miss();
 	test_cut();
 	test_random();
+	test_cut_advised();
 	test_cause_names();
 	return unit_end("test-readahead");
 }
