@@ -77,8 +77,10 @@ struct cut cut_read(const struct elf_object *elf)
 }
 
 /* The read-only segment of elf that holds .rodata.untraced, page-aligned:
-   *start, *end; both 0 when there is none, or when its program headers
-   cannot be read (*why set, new). */
+   *start, *end; both 0 when there is none, when that segment also maps
+   the file's first page (the headers, the dynamic symbols: read at every
+   start) or a .rodata (the traced read-only data of deporder's script),
+   or when its program headers cannot be read (*why set, new). */
 static void random_range(const struct elf_object *elf, uint64_t *start, uint64_t *end, char **why)
 {
 	const struct elf_section *untraced = NULL;
@@ -100,12 +102,17 @@ static void random_range(const struct elf_object *elf, uint64_t *start, uint64_t
 		const struct elf_segment *s = &segments[i];
 
 		if (s->type == PT_LOAD && !(s->flags & (PF_X | PF_W)) && s->address <= untraced->address &&
-		    untraced->address < s->address + s->memory_size) {
+		    untraced->address < s->address + s->memory_size && s->offset >= PAGE) {
 			*start = s->address / PAGE * PAGE;
 			*end = (s->address + s->memory_size + PAGE - 1) / PAGE * PAGE;
 		}
 	}
 	free(segments);
+	for (i = 0; i < elf->section_count && *end; i++)
+		if (elf->sections[i].name && !strcmp(elf->sections[i].name, ".rodata") &&
+		    (elf->sections[i].flags & SHF_ALLOC) && elf->sections[i].size &&
+		    elf->sections[i].address < *end && elf->sections[i].address + elf->sections[i].size > *start)
+			*start = *end = 0;
 }
 
 /* The range to cut in elf: *start, *end; NULL, or what is missing. */
@@ -192,8 +199,7 @@ static int apply(void *image, size_t size, const char *name, uint64_t piece, boo
 		missing = cut_range(&elf, any_page, &start, &end, why);
 	if (piece && !missing && !*why)
 		done->self_name = self_in(&elf, start, end, &done->self_at);
-	/* version 1's constructor knows no advice */
-	if (piece && !missing && !*why && record_size == sizeof(r))
+	if (piece && !missing && !*why)
 		random_range(&elf, &random_start, &random_end, why);
 	elfobj_close(&elf);
 	if (*why)
@@ -204,8 +210,12 @@ static int apply(void *image, size_t size, const char *name, uint64_t piece, boo
 	}
 	if (piece == CUT_WHOLE)
 		piece = end - start;
-	if (record_size != sizeof(r))
+	if (record_size != sizeof(r)) {
+		/* version 1's constructor knows no advice */
 		memcpy(r.magic, CUT_MAGIC_1, sizeof(r.magic));
+		done->version_1 = random_end > random_start;
+		random_start = random_end = 0;
+	}
 	if (piece) {
 		r.start = (int64_t)(start - address);
 		r.end = (int64_t)(end - address);

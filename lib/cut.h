@@ -17,15 +17,18 @@
    if not cut (where mincore tells the truth: to the file's owner, a
    writer of it, root; for others every piece is cut).  The same record
    (version 2) names the read-only segment that holds the untraced
-   .rodata (.rodata.untraced: deporder's data-first and cold-start
-   placements put it, with the unwinding tables, in a segment of its own),
-   and the constructor advises it MADV_RANDOM whole: a fault in a mapping
-   that is not executable reads a read-ahead window centred on the page,
-   over whatever the file holds around it (one such fault of SQLite's
-   shell at .schema: 16 pages of cold code and 16 of that data), and
-   with the advice the page alone (do_sync_mmap_readahead); the advice
-   leaves fault-around as it was, and the segment one mapping, so a warm
-   start maps as before.  The model (lib/coldstart.c) reads the same
+   .rodata (.rodata.untraced: deporder's data-first placement, and
+   cold-start's when it sets the traced .rodata apart, put it with the
+   unwinding tables in a segment of its own), and the constructor
+   advises it MADV_RANDOM whole: a fault in a mapping that is not
+   executable reads a read-ahead window centred on the page, over
+   whatever the file holds around it (one such fault of SQLite's shell
+   at .schema: 16 pages of cold code and 16 of that data), and with the
+   advice the page alone (do_sync_mmap_readahead); the advice leaves
+   fault-around as it was, and the segment one mapping, so a warm start
+   maps as before (but for a page a window marked for read-ahead before
+   the advice: a fault there no longer reads ahead, nor clears the
+   mark).  The model (lib/coldstart.c) reads the same
    record; at a cold start what is not yet read is cut as it assumes. */
 #ifndef LINKOPT_CUT_H
 #define LINKOPT_CUT_H
@@ -61,6 +64,9 @@ struct cut {
 	/* the read-only segment advised MADV_RANDOM, page-aligned (equal:
 	   none); only with a cut (piece) */
 	uint64_t random_start, random_end;
+	/* cut_file: the record was of version 1, and the file has a segment
+	   that version 2 would have advised */
+	bool version_1;
 	/* cut_file: the address of the cut's own code (the constructor,
 	   linkopt_prefetch, or a part of it) found inside the range, or 0:
 	   such a start-up faults a read-ahead window in there before it can

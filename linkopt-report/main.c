@@ -395,6 +395,10 @@ static int run_cut(int argc, char **argv)
 		printf("%s: 0x%llx-0x%llx, the untraced read-only data, advised MADV_RANDOM at start-up: a fault there "
 		       "reads its page alone\n", out, (unsigned long long)done.random_start,
 		       (unsigned long long)done.random_end);
+	if (done.version_1 && done.piece)
+		warn("%s: a cut record of version 1 (linked with a linkopt-prefetch.o older than 2026-12-07): its "
+		     "untraced read-only data is not advised to be read page by page; relink it with this linkopt's "
+		     "linkopt-prefetch.o to have that too", out);
 	if (done.self_at)
 		warn("%s: the cut's own code (%s at 0x%llx) is in the range it cuts: a start-up faults a read-ahead "
 		     "window in there before it can cut (for BOLT's output: cut the link linkopt-bolt rewrites before "

@@ -189,22 +189,59 @@ __attribute__((section(SECTION))) static void linkopt_cut_pieces(long page)
 	(void)madvise((void *)run, (end - run) * flag, MADV_RANDOM);
 }
 
+/* The walk of linkopt_cut_random: the object holding the record (by its
+   address, at), and whether [start, end) lies inside one of its PT_LOAD
+   segments that is neither executable nor writable (as mapped: whole
+   pages). */
+struct cut_segment {
+	uintptr_t at, start, end, page;
+	uintptr_t fits;
+};
+
+__attribute__((section(SECTION))) static int cut_find_segment(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct cut_segment *o = data;
+	uintptr_t holds = 0, fits = 0, low, high;
+	int i;
+
+	(void)size;
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type != PT_LOAD)
+			continue;
+		low = (info->dlpi_addr + ph->p_vaddr) & ~(o->page - 1);
+		high = (info->dlpi_addr + ph->p_vaddr + ph->p_memsz + o->page - 1) & ~(o->page - 1);
+		holds |= (uintptr_t)(o->at >= low && o->at < high);
+		fits |= (uintptr_t)(!(ph->p_flags & (PF_X | PF_W)) && o->start >= low && o->end <= high && o->start < o->end);
+	}
+	o->fits = holds & fits;
+	return (int)holds;
+}
+
 /* madvise(MADV_RANDOM) on the read-only segment the record names (the
    untraced .rodata and the unwinding tables: lib/cut.h), whole, with a
    cut: a fault there reads its page alone, not a window centred on it.
-   No branch (see linkopt_cut_pieces): a length of 0 where the record
-   names none or names what is not page-aligned; a failing call is
-   ignored. */
+   Only what the record describes well: a cut of page-aligned pieces (as
+   linkopt_cut_pieces checks it), and a page-aligned range inside a
+   segment of this object that is neither executable nor writable (a
+   dl_iterate_phdr walk); else a length of 0.  No branch on it (see
+   linkopt_cut_pieces); a failing call is ignored. */
 __attribute__((section(SECTION))) static void linkopt_cut_random(long page)
 {
-	uintptr_t self = (uintptr_t)&linkopt_cut, start, length, ok;
+	uintptr_t self = (uintptr_t)&linkopt_cut, length, ok, p = (uintptr_t)page;
 	int64_t from = linkopt_cut.random_start, to = linkopt_cut.random_end;
+	int64_t cut_from = linkopt_cut.start, cut_to = linkopt_cut.end;
+	uintptr_t piece = linkopt_cut.piece;
+	struct cut_segment o = { self, self + (uintptr_t)from, self + (uintptr_t)to, p, 0 };
 
-	start = self + (uintptr_t)from;
-	length = (uintptr_t)to - (uintptr_t)from;
-	ok = (uintptr_t)(to > from) & (uintptr_t)(linkopt_cut.piece != 0) & (uintptr_t)(start % (uintptr_t)page == 0) &
-	     (uintptr_t)(length % (uintptr_t)page == 0);
-	(void)madvise((void *)(start * ok), length * ok, MADV_RANDOM);
+	length = o.end - o.start;
+	(void)dl_iterate_phdr(cut_find_segment, &o);
+	ok = o.fits & (uintptr_t)(to > from) & (uintptr_t)(cut_to > cut_from) & (uintptr_t)(piece != 0) &
+	     (uintptr_t)(piece % p == 0) & (uintptr_t)((self + (uintptr_t)cut_from) % p == 0) &
+	     (uintptr_t)((self + (uintptr_t)cut_to) % p == 0) & (uintptr_t)(o.start % p == 0) &
+	     (uintptr_t)(length % p == 0);
+	(void)madvise((void *)(o.start * ok), length * ok, MADV_RANDOM);
 }
 
 #ifdef LINKOPT_CUT_ONLY

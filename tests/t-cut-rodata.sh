@@ -7,7 +7,8 @@
 # .schema read 144 pages cold against 171).  A program whose 40 untraced
 # functions of 8 KiB each read a table of 8 KiB of its own
 # (untraced_program tables): cut, it prints the
-# same; linkopt cut says what it advised; the model's fault on table20
+# same; linkopt cut says what it advised, and smaps shows it advised (not
+# where the record's cut is written wrong); the model's fault on table20
 # reads one page where the same cut with the advice zeroed in its record
 # reads a window; as root, a cold start of "prog 20" from a loop device
 # reads what the model predicts, and less than without the advice.  Warm,
@@ -93,6 +94,31 @@ warm_cut=$(maps_count cut cut.maps) warm_noadvice=$(maps_count noadvice noadvice
 ((warm_cut > 0 && warm_cut == warm_noadvice)) ||
 	fail "warm, cut is $warm_cut mappings, noadvice $warm_noadvice: the advice cut a mapping: $(cat cut.maps)"
 
+# the kernel's own word (VmFlags "rr" in smaps): the segment advised in
+# cut, not in noadvice, nor where the record's cut is written wrong (a
+# piece of 100 bytes: the constructor does nothing)
+segment_offset=$(readelf -lW cut | awk '$1 == "LOAD" { print $2, $3 }' | while read -r o va; do
+	((va == 16#$from)) && printf '%08x\n' $((o))
+done)
+[[ -n $segment_offset ]] || fail "no PT_LOAD of cut starts at the advised 0x$from: $(readelf -lW cut)"
+cp noadvice badpiece && dd if=cut of=badpiece bs=1 skip=$((off + 40)) seek=$((off + 40)) count=16 conv=notrunc status=none &&
+	printf 'd\0\0\0\0\0\0\0' | dd of=badpiece bs=1 seek=$((off + 32)) conv=notrunc status=none
+advised() { # FILE: the VmFlags of the mapping of FILE's advised segment, from smaps at its exit
+	LD_PRELOAD=$here/maps-at-exit.so MAPS_SMAPS=1 MAPS_OUT=$here/$1.smaps ./$1 20 > /dev/null ||
+		fail "./$1 20 with maps-at-exit.so"
+	awk -v f="$here/$1" -v o="$segment_offset" '
+		/^[0-9a-f]+-[0-9a-f]+ / { on = ($6 == f && $3 == o) }
+		on && /^VmFlags:/ { print; exit }' $1.smaps
+}
+flags=$(advised cut)
+[[ $flags =~ \ rr ]] || fail "the advised segment of cut is not MADV_RANDOM in smaps: ${flags:-no such mapping}"
+for n in noadvice badpiece; do
+	flags=$(advised $n)
+	[[ -n $flags ]] || fail "no mapping of $n at offset $segment_offset in its smaps"
+	[[ $flags =~ \ rr ]] && fail "the segment of $n is advised MADV_RANDOM: $flags"
+done
+expect_output want20.out got20.out "badpiece's output, calling cold20" ./badpiece 20
+
 # the head placement: no .rodata.untraced, nothing advised
 deporder_ok head.ld head.err -q --granularity=section --placement=head --emit=gnu-ld \
 	--trace trace --map prog.map --cc -- gcc -o prog prog.o
@@ -106,21 +132,25 @@ expect_output want20.out got20.out "headcut's output, calling cold20" ./headcut 
 # no segment to advise) is filled as version 1: cut, nothing advised, and
 # the model reads it (the fault on cold20's code reads its piece)
 cat > v1.c <<'EOF2'
-__attribute__((used, aligned(8))) static const volatile struct {
-	char magic[16];
-	long long start, end;
-	unsigned long long piece;
-} linkopt_cut = { "linkopt cut 1\0\0", 0, 0, 0 };
+/* the record of version 1 (40 bytes: magic, start, end, piece), then 16
+   bytes that are not its own */
+__asm__(".data\n.balign 8\n.type linkopt_cut, @object\n.size linkopt_cut, 40\nlinkopt_cut:\n"
+	".ascii \"linkopt cut 1\\0\\0\\0\"\n.zero 24\n.ascii \"not the record's\"\n");
 /* the script defines the end of the traced code for a file that names it */
 extern const char __linkopt_hot_end[] __attribute__((weak));
 __attribute__((used)) const void *const v1_hot_end = __linkopt_hot_end;
 EOF2
 gcc -O2 -c v1.c || fail "compile v1.c"
 gcc -o v1 prog.o v1.o -Wl,-T,order.ld || fail "the ordered link with a record of version 1"
+cp v1 v1.before
 run_ok v1cut.out "$LINKOPT" cut --kb 4 v1
 expect_grep '^v1: 0x[0-9a-f]*-0x[0-9a-f]* cut into [0-9]* mappings of 4 KiB at start-up$' v1cut.out
 expect_no_grep 'advised' v1cut.out "linkopt cut of a record of version 1"
+expect_grep '^linkopt: warning: v1: a cut record of version 1 .*: its untraced read-only data is not advised' v1cut.out.err
 v1off=$(cut_record_offset v1)
+[[ -n $v1off ]] || fail "v1 has no linkopt_cut record in a segment"
+[[ $(od -An -tx1 -j $((v1off + 40)) -N 16 v1) == $(od -An -tx1 -j $((v1off + 40)) -N 16 v1.before) ]] ||
+	fail "linkopt cut wrote past the record of version 1 (its 40 bytes)"
 [[ $(dd if=v1 bs=1 skip="$v1off" count=13 status=none) == "linkopt cut 1" ]] ||
 	fail "the record of version 1 lost its magic: $(od -c -N 16 -j "$v1off" v1)"
 [[ $(od -An -tu8 -j $((v1off + 32)) -N 8 v1 | tr -d ' ') == 4096 ]] ||
