@@ -47,7 +47,7 @@ relative() {
 # __linkopt_hot_end): its call then faults a read-ahead window in over
 # the traced code, not from the traced range's end into the code after it.
 prefetch_apart() {
-	local syms prefetch start end
+	local syms prefetch start end own
 	syms=$(nm "$1") || fail "nm $1"
 	read -r prefetch start end < <(awk '$3 == "linkopt_prefetch" { p = $1 } $3 == "__linkopt_hot_start" { s = $1 }
 		$3 == "__linkopt_hot_end" { e = $1 } END { print "0x" p, "0x" s, "0x" e }' <<< "$syms")
@@ -55,8 +55,12 @@ prefetch_apart() {
 		fail "$1: linkopt_prefetch '$prefetch', hot range '$start'-'$end'"
 	((prefetch < start && (prefetch >> 12) < (start >> 12))) ||
 		fail "$1: linkopt_prefetch at $prefetch is not on a page before the traced range $start-$end"
-	awk -v page=$((prefetch >> 12)) '$2 ~ /^[tTwW]$/ {
+	# its own functions, by the object's symbol table (those gcc did not inline)
+	own=$(nm "$TOP/prefetch/linkopt-prefetch.o" | awk '$2 ~ /^[tT]$/ { printf "%s%s", n++ ? "|" : "", $3 }') ||
+		fail "nm linkopt-prefetch.o"
+	[[ -n $own ]] || fail "linkopt-prefetch.o defines no function"
+	awk -v page=$((prefetch >> 12)) -v own="^($own)\$" '$2 ~ /^[tTwW]$/ {
 		a = 0; s = tolower($1); for (i = 1; i <= length(s); i++) a = a * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
-		if (int(a / 4096) == page && $3 !~ /^(linkopt_prefetch|linkopt_cut_pieces|cut_mincore_says|cut_find_object|prefetch)$/) { print $3; exit 1 }
+		if (int(a / 4096) == page && $3 !~ own) { print $3; exit 1 }
 	}' <<< "$syms" > other.txt || fail "$1: $(cat other.txt) shares the page of linkopt_prefetch"
 }
