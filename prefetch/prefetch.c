@@ -73,30 +73,39 @@ __attribute__((used, aligned(8))) static const volatile struct cut_record linkop
 #define CUT_CHUNK 256
 
 /* The object (program or library) a dl_iterate_phdr walk looks for, by
-   an address inside it, and its name once found. */
+   an address inside it (at), its name once found, and whether [start,
+   end), the segment the record says to advise, lies inside one of its
+   PT_LOAD segments that is neither executable nor writable (as mapped:
+   whole pages of page bytes). */
 struct cut_object {
-	uintptr_t at;
+	uintptr_t at, start, end, page;
 	const char *name;
-	int found;
+	uintptr_t found, fits;
 };
 
 __attribute__((section(SECTION))) static int cut_find_object(struct dl_phdr_info *info, size_t size, void *data)
 {
 	struct cut_object *o = data;
+	uintptr_t holds = 0, fits = 0, low, high;
 	int i;
 
 	(void)size;
 	for (i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		uintptr_t low = info->dlpi_addr + ph->p_vaddr;
 
-		if (ph->p_type == PT_LOAD && o->at >= low && o->at - low < ph->p_memsz) {
-			o->name = info->dlpi_name;
-			o->found = 1;
-			return 1;
-		}
+		if (ph->p_type != PT_LOAD)
+			continue;
+		low = (info->dlpi_addr + ph->p_vaddr) & ~(o->page - 1);
+		high = (info->dlpi_addr + ph->p_vaddr + ph->p_memsz + o->page - 1) & ~(o->page - 1);
+		holds |= (uintptr_t)(o->at >= low && o->at < high);
+		fits |= (uintptr_t)(!(ph->p_flags & (PF_X | PF_W)) && o->start >= low && o->end <= high && o->start < o->end);
 	}
-	return 0;
+	if (!holds)
+		return 0;
+	o->name = info->dlpi_name;
+	o->found = 1;
+	o->fits = fits;
+	return 1;
 }
 
 /* 1 when mincore(2) tells this process the truth about the page cache of
@@ -109,10 +118,10 @@ __attribute__((section(SECTION))) static int cut_find_object(struct dl_phdr_info
    (effective ids, root's override) on the file's path (the program's by
    /proc/self/exe); a root without those capabilities and a file not
    its own, a file that cannot be found or stat'ed: 0, every piece cut.  Every call made
-   whatever the answer, no branch on it (see linkopt_cut_pieces). */
-__attribute__((section(SECTION))) static uintptr_t cut_mincore_says(void)
+   whatever the answer, no branch on it (see linkopt_cut_pieces); o is
+   the walk's result (cut_walk). */
+__attribute__((section(SECTION))) static uintptr_t cut_mincore_says(const struct cut_object *o)
 {
-	struct cut_object o = { (uintptr_t)&linkopt_cut, NULL, 0 };
 	/* on the stack, written by the code: a string constant would be
 	   read from the file's untraced read-only data, a window at a cold
 	   start (t-startup-best: 119 pages read against 97) */
@@ -122,12 +131,11 @@ __attribute__((section(SECTION))) static uintptr_t cut_mincore_says(void)
 	uid_t euid = geteuid();
 	uintptr_t stat_ok, write_ok;
 
-	(void)dl_iterate_phdr(cut_find_object, &o);
-	path = o.name && *o.name ? o.name : exe;
+	path = o->name && *o->name ? o->name : exe;
 	st.st_uid = (uid_t)-1;
 	stat_ok = stat(path, &st) == 0;
 	write_ok = faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) == 0;
-	return (uintptr_t)o.found & stat_ok & ((st.st_uid == euid) | write_ok);
+	return o->found & stat_ok & ((st.st_uid == euid) | write_ok);
 }
 
 /* madvise(MADV_RANDOM) on every other piece of the recorded range, from
@@ -152,7 +160,7 @@ __attribute__((section(SECTION))) static uintptr_t cut_mincore_says(void)
    which moves the blocks no trace ran to its cold part, leaves none of
    them there (a cold start would fault a window in at one before the
    range is cut). */
-__attribute__((section(SECTION))) static void linkopt_cut_pieces(long page)
+__attribute__((section(SECTION))) static void linkopt_cut_pieces(long page, const struct cut_object *o)
 {
 	uintptr_t self = (uintptr_t)&linkopt_cut, start, end, piece = linkopt_cut.piece, at, run, n;
 	uintptr_t resident, was_resident = 0, flag = 0, boundary, says, chunk_at = 0, chunk_end = 0, chunk_ok = 0;
@@ -165,7 +173,7 @@ __attribute__((section(SECTION))) static void linkopt_cut_pieces(long page)
 	end = self + (uintptr_t)to;
 	if (start % (uintptr_t)page || end % (uintptr_t)page || end <= start)
 		return;
-	says = cut_mincore_says();
+	says = cut_mincore_says(o);
 	run = start;
 	for (at = start; at < end && at >= start; at += piece) {
 		/* at the first piece, and at the first past the chunk asked */
@@ -189,59 +197,43 @@ __attribute__((section(SECTION))) static void linkopt_cut_pieces(long page)
 	(void)madvise((void *)run, (end - run) * flag, MADV_RANDOM);
 }
 
-/* The walk of linkopt_cut_random: the object holding the record (by its
-   address, at), and whether [start, end) lies inside one of its PT_LOAD
-   segments that is neither executable nor writable (as mapped: whole
-   pages). */
-struct cut_segment {
-	uintptr_t at, start, end, page;
-	uintptr_t fits;
-};
-
-__attribute__((section(SECTION))) static int cut_find_segment(struct dl_phdr_info *info, size_t size, void *data)
-{
-	struct cut_segment *o = data;
-	uintptr_t holds = 0, fits = 0, low, high;
-	int i;
-
-	(void)size;
-	for (i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-
-		if (ph->p_type != PT_LOAD)
-			continue;
-		low = (info->dlpi_addr + ph->p_vaddr) & ~(o->page - 1);
-		high = (info->dlpi_addr + ph->p_vaddr + ph->p_memsz + o->page - 1) & ~(o->page - 1);
-		holds |= (uintptr_t)(o->at >= low && o->at < high);
-		fits |= (uintptr_t)(!(ph->p_flags & (PF_X | PF_W)) && o->start >= low && o->end <= high && o->start < o->end);
-	}
-	o->fits = holds & fits;
-	return (int)holds;
-}
-
 /* madvise(MADV_RANDOM) on the read-only segment the record names (the
    untraced .rodata and the unwinding tables: lib/cut.h), whole, with a
    cut: a fault there reads its page alone, not a window centred on it.
    Only what the record describes well: a cut of page-aligned pieces (as
    linkopt_cut_pieces checks it), and a page-aligned range inside a
-   segment of this object that is neither executable nor writable (a
-   dl_iterate_phdr walk); else a length of 0.  No branch on it (see
+   segment of this object that is neither executable nor writable (o,
+   the walk's result); else a length of 0.  No branch on it (see
    linkopt_cut_pieces); a failing call is ignored. */
-__attribute__((section(SECTION))) static void linkopt_cut_random(long page)
+__attribute__((section(SECTION))) static void linkopt_cut_random(long page, const struct cut_object *o)
 {
-	uintptr_t self = (uintptr_t)&linkopt_cut, length, ok, p = (uintptr_t)page;
+	uintptr_t self = (uintptr_t)&linkopt_cut, length = o->end - o->start, ok, p = (uintptr_t)page;
 	int64_t from = linkopt_cut.random_start, to = linkopt_cut.random_end;
 	int64_t cut_from = linkopt_cut.start, cut_to = linkopt_cut.end;
 	uintptr_t piece = linkopt_cut.piece;
-	struct cut_segment o = { self, self + (uintptr_t)from, self + (uintptr_t)to, p, 0 };
 
-	length = o.end - o.start;
-	(void)dl_iterate_phdr(cut_find_segment, &o);
-	ok = o.fits & (uintptr_t)(to > from) & (uintptr_t)(cut_to > cut_from) & (uintptr_t)(piece != 0) &
+	ok = o->fits & (uintptr_t)(to > from) & (uintptr_t)(cut_to > cut_from) & (uintptr_t)(piece != 0) &
 	     (uintptr_t)(piece % p == 0) & (uintptr_t)((self + (uintptr_t)cut_from) % p == 0) &
-	     (uintptr_t)((self + (uintptr_t)cut_to) % p == 0) & (uintptr_t)(o.start % p == 0) &
+	     (uintptr_t)((self + (uintptr_t)cut_to) % p == 0) & (uintptr_t)(o->start % p == 0) &
 	     (uintptr_t)(length % p == 0);
-	(void)madvise((void *)(o.start * ok), length * ok, MADV_RANDOM);
+	(void)madvise((void *)(o->start * ok), length * ok, MADV_RANDOM);
+}
+
+/* The cut and the advice at start-up, when the record holds a cut (a
+   branch on the record alone: the traces BOLT's profile comes from run a
+   record filled as the file's is, lib/cut.h): one dl_iterate_phdr walk
+   for both. */
+__attribute__((section(SECTION))) static void cut_walk(long page)
+{
+	uintptr_t self = (uintptr_t)&linkopt_cut;
+	struct cut_object o = { self, self + (uintptr_t)linkopt_cut.random_start,
+				self + (uintptr_t)linkopt_cut.random_end, (uintptr_t)page, NULL, 0, 0 };
+
+	if (!linkopt_cut.piece)
+		return;
+	(void)dl_iterate_phdr(cut_find_object, &o);
+	linkopt_cut_pieces(page, &o);
+	linkopt_cut_random(page, &o);
 }
 
 #ifdef LINKOPT_CUT_ONLY
@@ -259,10 +251,8 @@ __attribute__((constructor(101), section(SECTION))) static void linkopt_prefetch
 	long page = sysconf(_SC_PAGESIZE);
 
 	__asm__ volatile("" : : "r"(__linkopt_hot_end));
-	if (page > 0) {
-		linkopt_cut_pieces(page);
-		linkopt_cut_random(page);
-	}
+	if (page > 0)
+		cut_walk(page);
 	errno = saved;
 }
 #else
@@ -277,8 +267,7 @@ __attribute__((constructor(101), section(SECTION))) static void linkopt_prefetch
 
 	page = sysconf(_SC_PAGESIZE);
 	if (page > 0) {
-		linkopt_cut_pieces(page);
-		linkopt_cut_random(page);
+		cut_walk(page);
 		if (head_end && tail_start) {
 			prefetch(start, head_end, page);
 			prefetch(tail_start, end, page);
