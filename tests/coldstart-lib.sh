@@ -229,3 +229,26 @@ cold_pages_mode() {
 	done > cold_runs.txt
 	awk '!/^map/ { print $2 }' cold_runs.txt | sort | uniq -c | sort -k1,1nr -k2,2nr | awk 'NR == 1 { print $2 }'
 }
+
+# cold_as_predicted ARG FILE...: as root, FILEs copied onto a loop device
+# at 128 KiB of read-ahead (coldstart_mount), a cold start of each FILE
+# ARG reads what the model predicted in FILE.requests (pagein report
+# --read-requests of a trace of FILE ARG); the pages of each in
+# measured[FILE] (declare -A measured before)
+cold_as_predicted() {
+	local arg=$1 f predicted pages
+	shift
+	need_coldstart_loop
+	gcc -O2 -o coldstart "$TOP/bench/lib/coldstart.c" || fail "cannot compile bench/lib/coldstart.c"
+	coldstart_mount
+	cp "$@" mnt/ && sync
+	echo 128 > "$queue/read_ahead_kb" || fail "cannot set read_ahead_kb of $loop"
+	for f; do
+		predicted=$(awk -v p="$PWD/$f" '$1 == p { n = split($0, x, " "); print x[n - 1] }' $f.requests)
+		[[ $predicted =~ ^[0-9]+$ ]] || fail "pagein-report names no cold start of $f: $(cat $f.requests)"
+		pages=$(cold_pages_mode mnt/$f "$arg")
+		[[ $pages == "$predicted" ]] ||
+			fail "a cold start of $f $arg read $pages pages, the model predicts $predicted; read: $(grep -m1 '^map' cold_runs.txt)"
+		measured[$f]=$pages
+	done
+}

@@ -166,19 +166,8 @@ done)
 
 # as root, the kernel reads what the model predicts, less with the advice
 ((EUID == 0)) || exit 0
-need_coldstart_loop
-gcc -O2 -o coldstart "$TOP/bench/lib/coldstart.c" || fail "cannot compile bench/lib/coldstart.c"
-coldstart_mount
-cp cut noadvice mnt/ && sync
-echo 128 > "$queue/read_ahead_kb" || fail "cannot set read_ahead_kb of $loop"
 declare -A measured
-for f in cut noadvice; do
-	predicted=$(awk -v p="$PWD/$f" '$1 == p { n = split($0, x, " "); print x[n - 1] }' $f.requests)
-	pages=$(cold_pages_mode mnt/$f 20)
-	[[ $pages == "$predicted" ]] ||
-		fail "a cold start of $f 20 read $pages pages, the model predicts $predicted; read: $(grep -m1 '^map' cold_runs.txt)"
-	measured[$f]=$pages
-done
+cold_as_predicted 20 cut noadvice
 ((measured[cut] < measured[noadvice])) ||
 	fail "cut read ${measured[cut]} pages at a cold start, not less than ${measured[noadvice]} without the advice"
 echo "cold: cut read ${measured[cut]} pages, ${measured[noadvice]} without the advice"

@@ -132,20 +132,8 @@ expect_grep 'is not a multiple of 4 from 4 to 1048576' odd.out.err
 
 # as root, the kernel reads what the model predicts, less than not cut
 ((EUID == 0)) || exit 0
-need_coldstart_loop
-gcc -O2 -o coldstart "$TOP/bench/lib/coldstart.c" || fail "cannot compile bench/lib/coldstart.c"
-coldstart_mount
-cp cut ordered mnt/ && sync
-echo 128 > "$queue/read_ahead_kb" || fail "cannot set read_ahead_kb of $loop"
 declare -A measured
-for f in cut ordered; do
-	predicted=$(awk -v p="$PWD/$f" '$1 == p { n = split($0, x, " "); print x[n - 1] }' $f.requests)
-	[[ $predicted =~ ^[0-9]+$ ]] || fail "pagein-report names no cold start of $f: $(cat $f.requests)"
-	pages=$(cold_pages_mode mnt/$f 20)
-	[[ $pages == "$predicted" ]] ||
-		fail "a cold start of $f 20 read $pages pages, the model predicts $predicted; read: $(grep -m1 '^map' cold_runs.txt)"
-	measured[$f]=$pages
-done
+cold_as_predicted 20 cut ordered
 ((measured[cut] < measured[ordered])) || fail "cut read ${measured[cut]} pages at a cold start, not less than ${measured[ordered]}"
 # cold, the pieces not read yet when the constructor runs are cut apart
 ./coldstart mnt/cut -- env LD_PRELOAD="$here/maps-at-exit.so" MAPS_OUT="$here/cold.maps" mnt/cut 20 > /dev/null ||
