@@ -149,8 +149,8 @@ __attribute__((section(SECTION))) static uintptr_t cut_mincore_says(const struct
    cut, and pays the cut only where a fault would read (a cold start:
    none resident, every piece its own mapping). Where mincore fails or
    does not say (cut_mincore_says), a piece counts as not resident:
-   cut.  A record that does not describe page-aligned pieces does
-   nothing; a failing call is ignored. The loop's body runs the same
+   cut.  The record describes page-aligned pieces (cut_walk checks it);
+   a failing call is ignored. The loop's body runs the same
    blocks for every piece, without a branch on what is resident or on
    how many pieces there are (one madvise per piece, of length 0 where
    it advises nothing; the mincore of the next CUT_CHUNK pages at the
@@ -167,12 +167,8 @@ __attribute__((section(SECTION))) static void linkopt_cut_pieces(long page, cons
 	int64_t from = linkopt_cut.start, to = linkopt_cut.end;
 	unsigned char vec[CUT_CHUNK] = { 0 };
 
-	if (!piece || piece % (uintptr_t)page || to <= from)
-		return;
 	start = self + (uintptr_t)from;
 	end = self + (uintptr_t)to;
-	if (start % (uintptr_t)page || end % (uintptr_t)page || end <= start)
-		return;
 	says = cut_mincore_says(o);
 	run = start;
 	for (at = start; at < end && at >= start; at += piece) {
@@ -200,36 +196,33 @@ __attribute__((section(SECTION))) static void linkopt_cut_pieces(long page, cons
 /* madvise(MADV_RANDOM) on the read-only segment the record names (the
    untraced .rodata and the unwinding tables: lib/cut.h), whole, with a
    cut: a fault there reads its page alone, not a window centred on it.
-   Only what the record describes well: a cut of page-aligned pieces (as
-   linkopt_cut_pieces checks it), and a page-aligned range inside a
+   Only with a cut (cut_walk), and only a page-aligned range inside a
    segment of this object that is neither executable nor writable (o,
    the walk's result); else a length of 0.  No branch on it (see
    linkopt_cut_pieces); a failing call is ignored. */
 __attribute__((section(SECTION))) static void linkopt_cut_random(long page, const struct cut_object *o)
 {
-	uintptr_t self = (uintptr_t)&linkopt_cut, length = o->end - o->start, ok, p = (uintptr_t)page;
+	uintptr_t length = o->end - o->start, ok, p = (uintptr_t)page;
 	int64_t from = linkopt_cut.random_start, to = linkopt_cut.random_end;
-	int64_t cut_from = linkopt_cut.start, cut_to = linkopt_cut.end;
-	uintptr_t piece = linkopt_cut.piece;
 
-	ok = o->fits & (uintptr_t)(to > from) & (uintptr_t)(cut_to > cut_from) & (uintptr_t)(piece != 0) &
-	     (uintptr_t)(piece % p == 0) & (uintptr_t)((self + (uintptr_t)cut_from) % p == 0) &
-	     (uintptr_t)((self + (uintptr_t)cut_to) % p == 0) & (uintptr_t)(o->start % p == 0) &
-	     (uintptr_t)(length % p == 0);
+	ok = o->fits & (uintptr_t)(to > from) & (uintptr_t)(o->start % p == 0) & (uintptr_t)(length % p == 0);
 	(void)madvise((void *)(o->start * ok), length * ok, MADV_RANDOM);
 }
 
-/* The cut and the advice at start-up, when the record holds a cut (a
-   branch on the record alone: the traces BOLT's profile comes from run a
-   record filled as the file's is, lib/cut.h): one dl_iterate_phdr walk
-   for both. */
+/* The cut and the advice at start-up, when the record holds a cut of
+   page-aligned pieces (a range forward, page-aligned, a piece of whole
+   pages): a record written otherwise does nothing.  A branch on the
+   record alone: the traces BOLT's profile comes from run a record filled
+   as the file's is (lib/cut.h).  One dl_iterate_phdr walk for both. */
 __attribute__((section(SECTION))) static void cut_walk(long page)
 {
-	uintptr_t self = (uintptr_t)&linkopt_cut;
+	uintptr_t self = (uintptr_t)&linkopt_cut, p = (uintptr_t)page, piece = linkopt_cut.piece;
+	int64_t from = linkopt_cut.start, to = linkopt_cut.end;
 	struct cut_object o = { self, self + (uintptr_t)linkopt_cut.random_start,
-				self + (uintptr_t)linkopt_cut.random_end, (uintptr_t)page, NULL, 0, 0 };
+				self + (uintptr_t)linkopt_cut.random_end, p, NULL, 0, 0 };
 
-	if (!linkopt_cut.piece)
+	if (!piece || piece % p || to <= from || (self + (uintptr_t)from) % p || (self + (uintptr_t)to) % p ||
+	    self + (uintptr_t)to <= self + (uintptr_t)from)
 		return;
 	(void)dl_iterate_phdr(cut_find_object, &o);
 	linkopt_cut_pieces(page, &o);
