@@ -87,12 +87,12 @@ static void random_range(const struct elf_object *elf, uint64_t *start, uint64_t
 	struct elf_segment *segments;
 	size_t count, i;
 	uint64_t table_offset, table_size;
+	uint32_t k;
 
 	*start = *end = 0;
-	for (i = 0; i < elf->section_count && !untraced; i++)
-		if (elf->sections[i].name && !strcmp(elf->sections[i].name, ".rodata.untraced") &&
-		    (elf->sections[i].flags & SHF_ALLOC) && elf->sections[i].size)
-			untraced = &elf->sections[i];
+	for (k = elfobj_section_by_name(elf, ".rodata.untraced"); k && !untraced; k = elfobj_section_next_named(elf, k))
+		if ((elf->sections[k].flags & SHF_ALLOC) && elf->sections[k].size)
+			untraced = &elf->sections[k];
 	if (!untraced)
 		return;
 	segments = elfobj_segments(elf, &count, &table_offset, &table_size, why);
@@ -108,10 +108,9 @@ static void random_range(const struct elf_object *elf, uint64_t *start, uint64_t
 		}
 	}
 	free(segments);
-	for (i = 0; i < elf->section_count && *end; i++)
-		if (elf->sections[i].name && !strcmp(elf->sections[i].name, ".rodata") &&
-		    (elf->sections[i].flags & SHF_ALLOC) && elf->sections[i].size &&
-		    elf->sections[i].address < *end && elf->sections[i].address + elf->sections[i].size > *start)
+	for (k = elfobj_section_by_name(elf, ".rodata"); k && *end; k = elfobj_section_next_named(elf, k))
+		if ((elf->sections[k].flags & SHF_ALLOC) && elf->sections[k].size && elf->sections[k].address < *end &&
+		    elf->sections[k].address + elf->sections[k].size > *start)
 			*start = *end = 0;
 }
 
