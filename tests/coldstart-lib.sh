@@ -200,14 +200,29 @@ EOF2
 	} > prog.c
 }
 
-# cut_record_offset FILE: the file offset of linkopt_cut's record (lib/cut.h)
-cut_record_offset() {
+# file_offset_of FILE SYMBOL: the file offset of SYMBOL (nm) in FILE, by
+# the PT_LOAD segment whose file bytes hold it; nothing when none does
+file_offset_of() {
 	local a
-	a=$(nm "$1" | awk '$3 == "linkopt_cut" { print $1 }')
+	a=$(nm "$1" | awk -v s="$2" '$3 == s { print $1; exit }')
+	[[ -n $a ]] || return 0
 	readelf -lW "$1" | awk '$1 == "LOAD" { print $2, $3, $5 }' | while read -r off va fsz; do
 		((16#${va#0x} <= 16#$a && 16#$a < 16#${va#0x} + 16#${fsz#0x})) &&
 			echo $((16#$a - 16#${va#0x} + 16#${off#0x}))
 	done
+}
+
+# cut_record_offset FILE: the file offset of linkopt_cut's record (lib/cut.h)
+cut_record_offset() {
+	file_offset_of "$1" linkopt_cut
+}
+
+# model_reads_at FILE PAGE: how many pages the model's fault on file page
+# PAGE read at FILE's own cold start, in FILE.requests (pagein report
+# --read-requests of a trace of FILE; its libraries' starts not read)
+model_reads_at() {
+	sed -n "/cold start of $(printf '%s' "$PWD/$1" | sed 's/[\/&.]/\\&/g') /,/cold start of \//p" "$1.requests" |
+		awk -v p="$2" '/fault on page/ { split($2, r, "-"); if (p >= r[1] && p <= r[2]) print $3 }' | head -1
 }
 
 # maps_count FILE MAPS: the mappings of FILE (a path under $here, the

@@ -66,17 +66,11 @@ predicted() { # FILE: the pages the model predicts a cold start of FILE 20 reads
 	run_ok $f.requests "$PAGEIN" report --read-ahead-kb 128 --read-requests $f.20.trace
 	awk -v p="$PWD/$f" '$1 == p { n = split($0, x, " "); print x[n - 1] }' $f.requests
 }
-page_of_t20=$(readelf -lW cut | awk '$1 == "LOAD" { print $2, $3, $5 }' | while read -r off va fsz; do
-	((16#${va#0x} <= 16#$t20 && 16#$t20 < 16#${va#0x} + 16#${fsz#0x})) &&
-		echo $(((16#$t20 - 16#${va#0x} + 16#${off#0x}) / 4096))
-done)
-reads_at() { # FILE PAGE: the pages the model's fault on PAGE read (FILE.requests)
-	awk -v p="$2" '/fault on page/ { split($2, r, "-"); if (p >= r[1] && p <= r[2]) print $3 }' $1.requests | head -1
-}
+page_of_t20=$(($(file_offset_of cut table20) / 4096))
 predicted_cut=$(predicted cut) predicted_noadvice=$(predicted noadvice)
 [[ $predicted_cut =~ ^[0-9]+$ && $predicted_noadvice =~ ^[0-9]+$ ]] ||
 	fail "pagein report names no cold start: $(cat cut.requests noadvice.requests)"
-got=$(reads_at cut "$page_of_t20") was=$(reads_at noadvice "$page_of_t20")
+got=$(model_reads_at cut "$page_of_t20") was=$(model_reads_at noadvice "$page_of_t20")
 [[ $got == 1 ]] || fail "the model's fault on table20 (page $page_of_t20) reads ${got:-no} pages in cut, not 1: $(cat cut.requests)"
 ((${was:-0} > 8)) || fail "the model's fault on table20 reads ${was:-no} pages in noadvice, not a window: $(cat noadvice.requests)"
 ((predicted_cut < predicted_noadvice)) ||
@@ -156,12 +150,8 @@ v1off=$(cut_record_offset v1)
 [[ $(od -An -tu8 -j $((v1off + 32)) -N 8 v1 | tr -d ' ') == 4096 ]] ||
 	fail "the record of version 1 has not its piece of 4096: $(od -An -tu8 -j "$v1off" -N 40 v1)"
 predicted v1 > /dev/null
-cold20=$(nm v1 | awk '$3 == "cold20" { print $1 }')
-page_of_cold20=$(readelf -lW v1 | awk '$1 == "LOAD" { print $2, $3, $5 }' | while read -r off va fsz; do
-	((16#${va#0x} <= 16#$cold20 && 16#$cold20 < 16#${va#0x} + 16#${fsz#0x})) &&
-		echo $(((16#$cold20 - 16#${va#0x} + 16#${off#0x}) / 4096))
-done)
-[[ $(reads_at v1 "$page_of_cold20") == 1 ]] ||
+page_of_cold20=$(($(file_offset_of v1 cold20) / 4096))
+[[ $(model_reads_at v1 "$page_of_cold20") == 1 ]] ||
 	fail "the model's fault on cold20 (page $page_of_cold20) of v1 reads not its piece: $(cat v1.requests)"
 
 # as root, the kernel reads what the model predicts, less with the advice

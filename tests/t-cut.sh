@@ -80,19 +80,13 @@ expect_output want.out got.out "early.cut's output" ./early.cut
 # the model: the fault on cold20 reads its piece (one page) in cut, a
 # window in ordered
 reads_of_cold20() { # FILE: the pages the model's fault on cold20's page reads
-	local f=$1 a page
+	local f=$1 off
 	"$PAGEIN" --granularity=function --output="$PWD/$f.20.trace" -- ./$f 20 > /dev/null 2> pagein.err ||
 		fail "pagein on $f 20: $(head -3 pagein.err)"
 	run_ok $f.requests "$PAGEIN" report --read-ahead-kb 128 --read-requests $f.20.trace
-	a=$(nm "$f" | awk '$3 == "cold20" { print $1 }')
-	page=$(readelf -lW "$f" | awk -v a=$((16#$a)) '$1 == "LOAD" {
-		off = 0; va = 0; sz = 0 } $1 == "LOAD" { print $2, $3, $6 }' | while read -r off va sz; do
-		((16#${va#0x} <= 16#$a && 16#$a < 16#${va#0x} + 16#${sz#0x})) &&
-			echo $(((16#$a - 16#${va#0x} + 16#${off#0x}) / 4096))
-	done)
-	[[ -n $page ]] || fail "cold20 of $f is in no segment"
-	sed -n "/cold start of $(printf '%s' "$PWD/$f" | sed 's/[\/&.]/\\&/g') /,/cold start of \//p" $f.requests |
-		awk -v p="$page" '/fault on page/ { split($2, r, "-"); if (p >= r[1] && p <= r[2]) print $3 }' | head -1
+	off=$(file_offset_of "$f" cold20)
+	[[ -n $off ]] || fail "cold20 of $f is in no segment"
+	model_reads_at "$f" $((off / 4096))
 }
 got=$(reads_of_cold20 cut)
 was=$(reads_of_cold20 ordered)

@@ -82,13 +82,11 @@ page_of() {
 	loads "$1" | awk -v a=$((16#$a)) '{ if (a >= $2 && a < $2 + $3) print int((a - $2 + $1) / 4096) }'
 }
 off=$(page_of seg cold20)
-got=$(sed -n "/cold start of $(printf '%s' "$PWD/seg" | sed 's/[\/&.]/\\&/g') /,/cold start of \//p" seg.requests |
-	awk -v p="$off" '/code-fault|fault on page/ { split($2, r, "-"); if (p >= r[1] && p <= r[2]) print $3 }' | head -1)
+got=$(model_reads_at seg "$off")
 [[ -n $got ]] || fail "no read of cold20's page $off in seg's model: $(cat seg.requests)"
 ((got <= 5)) || fail "the fault on cold20 reads $got pages in seg, not at most its 16 KiB segment (5 pages when it starts inside one)"
 off=$(page_of plain cold20)
-was=$(sed -n "/cold start of $(printf '%s' "$PWD/plain" | sed 's/[\/&.]/\\&/g') /,/cold start of \//p" plain.requests |
-	awk -v p="$off" '/fault on page/ { split($2, r, "-"); if (p >= r[1] && p <= r[2]) print $3 }' | head -1)
+was=$(model_reads_at plain "$off")
 ((${was:-0} > got)) || fail "without segments the read of cold20 is ${was:-none} pages, not more than $got"
 echo "the fault on cold20 reads $got pages with 16 KiB segments, $was without"
 
