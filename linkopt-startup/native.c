@@ -4,8 +4,8 @@
    another path natively; CPUID dispatch picks other routines.  A layout
    made from the traces alone leaves that code where the plain link had it,
    and a cold start reads a read-ahead window more for it than the model
-   says.  perf finds it: the workload run natively, every page fault
-   recorded with its address; a fault of an instruction (address = ip) in
+   says.  The page faults find it: the workload run natively, every page
+   fault recorded with its address (lib/faultrec.h); a fault of an instruction (address = ip) in
    an output names a function that ran.  A fault comes once per page and
    fault-around maps 64 KiB at a time, so what is found is a lower bound;
    the search folds it in and checks the chosen layout again. */
@@ -14,6 +14,7 @@
 
 #include "coldstart.h"
 #include "elfobj.h"
+#include "faultrec.h"
 #include "output.h"
 #include "proc.h"
 #include "record.h"
@@ -85,77 +86,6 @@ static char *text_of(const char *path)
 	return text;
 }
 
-/* Runs workload line natively under perf record, every page fault with
-   its address, and returns in *text (new) what perf script prints of it
-   with the arguments args (NULL-terminated); -1 with *why (new). */
-static int perf_faults(const struct startup_job *job, const char *name, const char *line, char *const *args,
-		       char **text, char **why)
-{
-	char *perf = proc_which("perf"), *data, *line_copy = xstrdup(line);
-	/* no build-ids (-B), no copy into ~/.debug (-N): perf script would
-	   name symbols from a cached copy of another file with the same
-	   build-id (BOLT's rewrites of one input had one), and the cache would
-	   grow by a copy of every file run; no BPF events (--no-bpf-event):
-	   their side-band thread polls for a second and perf record waits for
-	   it at the end, 1.16 s a run of a 1 ms program against 0.19 s
-	   without (perf 6.1) */
-	char *record[] = { perf, "record", "-q", "-B", "-N", "--no-bpf-event", "-e", "page-faults", "-c", "1", "-d", "-o", NULL, "--",
-			   "sh", "-c", line_copy, NULL };
-	char *script[16] = { perf, "script", "-i", NULL };
-	/* the workload's streams as in every other run of it
-	   (run_workload_streams): its stderr, and perf's, into a file */
-	struct proc_request request = { .argv = record, .out = PROC_DISCARD, .err = PROC_LOG };
-	struct proc_result result;
-	size_t k = 4, o;
-	int status = 0;
-	char *err_log;
-
-	*text = NULL;
-	if (!perf) {
-		*why = xstrdup("perf is not installed (Debian: linux-perf)");
-		free(line_copy);
-		return -1;
-	}
-	while (*args && k < 15)
-		script[k++] = *args++;
-	data = record_path(job->dir, name, "search.perf.data");
-	err_log = record_path(job->dir, name, "search.perf.err");
-	for (o = 0; record[o]; o++)
-		;
-	record[o] = script[3] = data; /* -o's */
-	request.log = err_log;
-	unlink(err_log);
-	run_workload_streams(&request);
-	if (proc_exec(&request, &result) != 0) {
-		char *err = text_of(err_log);
-
-		*why = proc_failure(result.status, err);
-		free(err);
-		status = -1;
-	} else {
-		request = (struct proc_request){ .argv = script, .stdin_null = true, .out = PROC_CAPTURE,
-						 .err = PROC_CAPTURE };
-		if (proc_exec(&request, &result) != 0 || !result.out) {
-			char *failure = proc_failure(result.status, result.err);
-
-			*why = xasprintf("perf script: %s", failure);
-			free(failure);
-			free(result.out);
-			status = -1;
-		} else {
-			*text = result.out;
-		}
-		free(result.err);
-	}
-	unlink(data);
-	unlink(err_log);
-	free(data);
-	free(err_log);
-	free(perf);
-	free(line_copy);
-	return status;
-}
-
 /* The file at path opened as a linked ELF file (its bytes mapped at
    *data, *size of them); -1 with *why. */
 static int open_linked(const char *path, struct elf_object *elf, void **data, size_t *size, char **why)
@@ -169,7 +99,7 @@ static int open_linked(const char *path, struct elf_object *elf, void **data, si
 	return 0;
 }
 
-/* A mapping of an output's file in the process perf recorded. */
+/* A mapping of an output's file in a process of the native run. */
 struct mapping {
 	long pid;
 	uint64_t start, end, offset;
@@ -189,64 +119,59 @@ struct faults {
 	size_t count, capacity;
 };
 
-/* Runs workload line natively under perf with the files now in place of
-   the n outputs, and appends to faults[i] each fault in a mapping of
-   output i's file, as an address of its link (from the mappings perf
-   saw and the file's program headers: perf's own symbol names are not
-   used, its symbol tables of a file rewritten by BOLT place functions
-   where they are not).  -1 with *why (new). */
+/* Runs workload line natively with the files now in place of the n
+   outputs, and appends to faults[i] each fault in a mapping of output
+   i's file, as an address of its link (from the mappings the kernel
+   recorded and the file's program headers: no symbol names but the
+   file's own).  -1 with *why (new). */
 static int native_faults(const struct startup_job *job, const struct startup_output *outputs, size_t n,
 			 const char *line, struct faults *faults, char **why)
 {
-	char *const args[] = { "--show-mmap-events", "-F", "pid,ip,addr", NULL };
+	char *line_copy = xstrdup(line), *err_log = record_path(job->dir, outputs[0].name, "search.native.err");
+	char *argv[] = { "sh", "-c", line_copy, NULL };
+	/* the workload's streams as in every other run of it
+	   (run_workload_streams): its stderr into a file */
+	struct proc_request request = { .argv = argv, .out = PROC_DISCARD, .err = PROC_LOG, .log = err_log };
+	struct proc_result result;
+	struct faultrec rec = { 0 };
 	struct mapping *maps = NULL;
 	struct coldstart_file *files = xcalloc(n, sizeof(*files));
-	size_t count = 0, capacity = 0, i, m;
-	char *all = NULL, *text, *next;
-	int status = 0;
+	size_t count = 0, capacity = 0, i, e, m;
+	int status = 0, ran;
 
 	for (i = 0; i < n && status == 0; i++)
 		if (coldstart_file_read(&files[i], outputs[i].path, why) < 0)
 			status = -1;
-	if (status == 0 && perf_faults(job, outputs[0].name, line, args, &all, why) < 0)
+	unlink(err_log);
+	run_workload_streams(&request);
+	if (status == 0 && faultrec_run(&request, &result, &ran, &rec, why) < 0)
 		status = -1;
-	for (text = status == 0 ? all : ""; *text; text = next) {
-		unsigned long long start, length, offset, address, ip;
-		char path[4096];
-		long pid;
+	if (status == 0 && ran != 0) {
+		char *err = text_of(err_log);
 
-		next = strchr(text, '\n');
-		if (next)
-			*next++ = '\0';
-		else
-			next = text + strlen(text);
-		/* PERF_RECORD_MMAP2 PID/TID: [0xSTART(0xLEN) @ 0xPGOFF ...]: PROT PATH */
-		if (strstr(text, "PERF_RECORD_MMAP")) {
-			const char *bracket = strchr(text, '['), *colon = strstr(text, "]: ");
-			const char *record = strstr(text, "PERF_RECORD_MMAP");
+		*why = proc_failure(ran, err);
+		free(err);
+		status = -1;
+	}
+	for (e = 0; e < rec.count && status == 0; e++) {
+		const struct faultrec_event *ev = &rec.events[e];
 
-			if (!bracket || !colon || sscanf(record + strcspn(record, " "), " %ld", &pid) != 1 ||
-			    sscanf(bracket, "[%llx(%llx) @ %llx", &start, &length, &offset) != 3 ||
-			    sscanf(colon + 3, "%*s %4095[^\n]", path) != 1)
-				continue;
+		if (ev->kind == FAULTREC_MAP) {
 			for (i = 0; i < n; i++)
-				if (!strcmp(path, outputs[i].path))
+				if (!strcmp(ev->path, outputs[i].path))
 					*ARRAY_PUSH(maps, count, capacity) =
-						(struct mapping){ pid, start, start + length, offset, i };
+						(struct mapping){ ev->pid, ev->start, ev->start + ev->length, ev->offset, i };
 			continue;
 		}
-		/* PID ADDR IP */
-		if (sscanf(text, " %ld %llx %llx", &pid, &address, &ip) != 3)
-			continue;
 		for (m = count; m-- > 0;) {
 			const struct coldstart_file *f;
 			uint64_t at;
 			size_t k;
 
-			if (maps[m].pid != pid || address < maps[m].start || address >= maps[m].end)
+			if (maps[m].pid != ev->pid || ev->address < maps[m].start || ev->address >= maps[m].end)
 				continue;
 			f = &files[maps[m].output];
-			at = address - maps[m].start + maps[m].offset;
+			at = ev->address - maps[m].start + maps[m].offset;
 			for (k = 0; k < f->segment_count; k++) {
 				const struct elf_segment *s = &f->segments[k];
 
@@ -254,14 +179,17 @@ static int native_faults(const struct startup_job *job, const struct startup_out
 					struct faults *out = &faults[maps[m].output];
 
 					*ARRAY_PUSH(out->items, out->count, out->capacity) =
-						(struct fault){ at - s->offset + s->address, address == ip };
+						(struct fault){ at - s->offset + s->address, ev->address == ev->ip };
 					break;
 				}
 			}
 			break;
 		}
 	}
-	free(all);
+	faultrec_free(&rec);
+	unlink(err_log);
+	free(err_log);
+	free(line_copy);
 	for (i = 0; i < n; i++)
 		coldstart_file_free(&files[i]);
 	free(files);
@@ -541,7 +469,7 @@ long native_profile_write(const char *path, const char *binary, const char *run_
 	out = open_memstream(&text, &length);
 	if (!out)
 		fatal("out of memory");
-	fprintf(out, "# pagein 2 (linkopt %s)\n# command: perf record -e page-faults (native run)\n# pid: 0\n"
+	fprintf(out, "# pagein 2 (linkopt %s)\n# command: the page faults of a native run (perf_event_open)\n# pid: 0\n"
 		"# page-size: 4096\n# granularity: function\n"
 		"# time: none (every block of the functions a native run entered where the traces under "
 		"valgrind did not, once: made by linkopt-startup)\n"

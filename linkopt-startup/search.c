@@ -120,7 +120,7 @@ struct search {
 	bool cold_record_failed;
 	char *pfstat;
 	char *plain_check;                 /* the check's output with the plain links */
-	char *native_why;                  /* why the model has no native run (perf), or NULL */
+	char *native_why;                  /* why the model has no native run, or NULL */
 	size_t trace_number;
 	unsigned steady_repeat;            /* runs of the steady workload per sample, 0: not yet known */
 	bool crossed;                      /* cross_kinds crossed the best of each kind */
@@ -808,7 +808,7 @@ static bool score_line(struct search *s, struct candidate *c, const char *line, 
 			ok = false;
 		} else {
 			/* the plain link's own native run failed: no candidate
-			   gets a native model (perf missing or refused) */
+			   gets a native model (the kernel refused to record its faults) */
 			s->native_why = xasprintf("%s, workload '%s': %s", c->name, line, why);
 			free(why);
 		}
@@ -1258,7 +1258,7 @@ static bool kept_hot(const struct search *s, const struct candidate *c, const ch
    define (the layout's own: linkopt_prefetch) are not counted.  A fault
    comes at most once per page, and fault-around maps 64 KiB at a time:
    this is a lower bound.  Those BOLT's native fold kept hot are marked.
-   Returns how many were found and not kept hot, -1 when perf is missing
+   Returns how many were found and not kept hot, -1 when the native run fails
    or fails. */
 static long native_missed(struct search *s, const struct candidate *best, FILE *out)
 {
@@ -1283,7 +1283,7 @@ static long native_missed(struct search *s, const struct candidate *best, FILE *
 	} else {
 		size_t folded = 0;
 
-		fprintf(out, "native run (perf, every page fault): %zu function%s of %s ran natively on the training "
+		fprintf(out, "native run (every page fault, perf_event_open): %zu function%s of %s ran natively on the training "
 			"workloads and in none of their traces%s", missed.count, missed.count == 1 ? "" : "s",
 			best->name, missed.count ? ":" : "");
 		for (k = 0; k < missed.count; k++) {
@@ -1871,7 +1871,7 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 		fprintf(out, "(model: the pagein traces alone; no native run: %s)\n", s.native_why);
 	else
 		fprintf(out, "(model: the pagein traces, then the pages a native run of the same workload faulted in "
-			"(perf; those most of %d runs did): valgrind is not the CPU)\n", NATIVE_RUNS);
+			"(those most of %d runs did): valgrind is not the CPU)\n", NATIVE_RUNS);
 	if (!best) {
 		fprintf(out, "chosen: the plain link (no layout that reads no more at a cold start reads or touches less "
 			"on the training workloads)\n");

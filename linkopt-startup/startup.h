@@ -114,8 +114,8 @@ void link_check_pgo_built(const struct startup_output *o);
 /* Makes every run of the workload read all of standard input: a file is
    read from its start each time, a pipe is kept in a file first. */
 void run_prepare_stdin(const struct startup_job *job);
-/* Sets request, a run of a workload (traced, natively under perf,
-   measured by pfstat, timed), to read standard input from its start.
+/* Sets request, a run of a workload (traced, natively with its page
+   faults recorded, measured by pfstat, timed), to read standard input from its start.
    Every run of a workload gets the same streams, so that the program
    takes the same path in each (Python's FileIO.seekable runs its .cold
    part when a stream is a pipe): standard input the job's
@@ -146,11 +146,11 @@ struct native_set {
 /* Adds name to set unless it is there. */
 void native_add(struct native_set *set, const char *name);
 void native_free(struct native_set *set);
-/* Runs workload line natively under perf (every page fault, with its
+/* Runs workload line natively (every page fault recorded, with its
    address) with the files now in place of the n outputs, and adds to
    sets[i] each function of output i an instruction faulted in that none
    of run's traces (of the same line, same files) entered.  -1 with *why
-   (new) when perf is missing or fails. */
+   (new) when the faults cannot be recorded or the run fails. */
 int native_find(const struct startup_job *job, const struct startup_output *outputs, size_t n, const char *line,
 		const struct startup_run *run, struct native_set *sets, char **why);
 /* Virtual addresses of pages of one output's link, in the order of a run. */
@@ -158,13 +158,13 @@ struct native_pages {
 	uint64_t *addresses;
 	size_t count, capacity;
 };
-/* Runs workload line natively under perf NATIVE_RUNS times with the
+/* Runs workload line natively NATIVE_RUNS times, its page faults recorded, with the
    files now in place of the n outputs, and appends to pages[i] each page
    of output i's file that most of the runs faulted in (a fault comes once
    per page, and the kernel maps 64 KiB around it: a subset of what the
    run touched), in the order of the first run that did; the third run
    is not made when the first two faulted in the same pages (it could
-   change neither).  -1 with *why (new) when perf is missing or fails. */
+   change neither).  -1 with *why (new) when the faults cannot be recorded or the run fails. */
 #define NATIVE_RUNS 3
 int native_fault_pages(const struct startup_job *job, const struct startup_output *outputs, size_t n,
 		       const char *line, struct native_pages *pages, char **why);

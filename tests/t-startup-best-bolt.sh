@@ -13,7 +13,7 @@
 . "$TESTDIR/buildsys-lib.sh"
 need_buildsys
 command -v llvm-bolt-16 > /dev/null || command -v llvm-bolt-22 > /dev/null || skip "no llvm-bolt-16 or -22"
-need_perf_faults
+need_faults_recordable
 dir=$PWD/rec
 cc=("$LINKOPT_CC" --dir="$dir" gcc)
 
@@ -39,7 +39,7 @@ cc=("$LINKOPT_CC" --dir="$dir" gcc)
 "${cc[@]}" -o prog main.o work.o || fail "link"
 run_ok want.out ./prog a
 
-# perf with a HOME of the test's own (t-startup-best-native says why)
+# a HOME of the test's own (t-startup-best-native says why)
 mkdir home
 export HOME=$PWD/home
 run_ok best.out "$LINKOPT_STARTUP" --dir="$dir" --target=prog --placement=best --no-relr --no-segments --no-cut \

@@ -13,7 +13,7 @@
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/buildsys-lib.sh"
 need_buildsys
-need_perf_faults
+need_faults_recordable
 dir=$PWD/rec
 cc=("$LINKOPT_CC" --dir="$dir" gcc)
 

@@ -3,19 +3,20 @@
 # and not under valgrind (valgrind's long double is a double, so a
 # precision test at start-up takes another path natively, as SQLite's
 # does) has no count in the branch profile, and BOLT moved it to the cold
-# part, 150 KiB of other functions' cold code away: the native run (perf)
-# found it there only after the choice, and a real cold start read a
+# part, 150 KiB of other functions' cold code away: the native run (its
+# page faults, perf_event_open) found it there only after the choice, and a real cold start read a
 # read-ahead window more than the model said.  Now each BOLT candidate is
 # run natively once it is rewritten, and what ran natively there is
 # rewritten with every block counted: the chosen layout keeps convert
 # whole, and the native run of it finds nothing missed.  The log a failed
-# candidate's row names stays.  perf fills no build-id cache.
+# candidate's row names stays.  The search writes nothing in HOME (perf's
+# build-id cache grew there when perf recorded the native runs).
 . "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/buildsys-lib.sh"
 need_buildsys
 command -v llvm-bolt-16 > /dev/null || command -v llvm-bolt-22 > /dev/null || skip "no llvm-bolt-16 or -22"
-need_perf_faults
+need_faults_recordable
 dir=$PWD/rec
 cc=("$LINKOPT_CC" --dir="$dir" gcc)
 
@@ -73,15 +74,15 @@ EOF2
 "${cc[@]}" -o prog main.o work.o || fail "link"
 run_ok want.out ./prog a
 
-# perf runs with a HOME of the test's own: it keeps no copy of each
-# file it ran in ~/.debug (its build-id cache, which grew by every
-# candidate of every search, and named one candidate's symbols from
+# a HOME of the test's own: nothing of the search is kept there (perf,
+# when it recorded the native runs, copied each file it ran into its
+# build-id cache, ~/.debug, and named one candidate's symbols from
 # another's copy)
 mkdir home
 HOME=$PWD/home run_ok best.out "$LINKOPT_STARTUP" --dir="$dir" --target=prog --placement=best --no-segments \
 	--workload='./prog a b' -- ./prog a
 cat best.out
-[[ -z $(find home -type f | head -3) ]] || fail "perf kept copies of the files it ran: $(find home -type f | head -3)"
+[[ -z $(find home -type f | head -3) ]] || fail "the search wrote in HOME: $(find home -type f | head -3)"
 # the log a failed candidate's row names is there to read (the search
 # removed it with the other candidates' files; BOLT 22 fails on the relr
 # link here)

@@ -16,7 +16,7 @@
 . "$TESTDIR/startup-lib.sh"
 need_buildsys
 ((EUID == 0)) || skip "a cold start is measured on a loop device: root only"
-need_perf_faults
+need_faults_recordable
 dir=$PWD/rec
 cc=("$LINKOPT_CC" --dir="$dir" gcc)
 

@@ -11,7 +11,7 @@
 # (it prints whether the file has DT_RELR) makes every +relr candidate
 # fail, and none of them is chosen.  The held-out workload is scored and
 # shown, not used.  native_only runs natively and not under valgrind
-# (x87 precision): the native run under perf names it, and the model,
+# (x87 precision): the native run's page faults name it, and the model,
 # which replays what a native run faults in after the trace, predicts
 # what the measured cold start reads; so does the madvise of
 # linkopt-prefetch.o over big's 200 KiB the start-up never runs (every
@@ -133,8 +133,8 @@ if ((EUID == 0)); then
 	grep -c "^$chosen	./prog x y z	{" "$dir/prog.best.cold" | grep -qx 1 ||
 		fail "prog.best.cold has not one held-out measurement of $chosen: $(cut -f1,2 "$dir/prog.best.cold")"
 fi
-# what runs natively and not under valgrind is named (perf's page faults)
-if perf_records_faults; then
+# what runs natively and not under valgrind is named (its page faults, recorded natively)
+if faults_recordable; then
 	grep -E '^native run .*ran natively .* native_only' best.out > /dev/null ||
 		fail "the natively run native_only was not named: $(grep '^native run' best.out)"
 	# and the model counts what the native run faulted in: where a cold

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Every run linkopt-startup --placement=best makes of a workload (traced
-# under pagein, natively under perf, measured by pfstat, timed as the
+# under pagein, natively with its page faults recorded, measured by pfstat, timed as the
 # steady one) gives the program the same standard streams, whatever
 # linkopt-startup's own are: here a pipe for each of the three, as under
 # `make 2>&1 | tee`.  A program that takes another path when a stream is

@@ -2,7 +2,7 @@
 # per module (tests/unit/test-MODULE.c, with the harness unit.h), linked
 # against lib/liblinkopt.a.  make unit builds and runs them; make check
 # builds them and runs them through tests/t-unit.sh.
-UNIT_TESTS = readahead coldstart pagecache cli archive linkcmd proc
+UNIT_TESTS = readahead coldstart pagecache cli archive linkcmd proc faultrec
 UNIT_PROGS = $(UNIT_TESTS:%=tests/unit/test-%)
 OBJS += $(UNIT_PROGS:=.o)
 
