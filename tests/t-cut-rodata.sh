@@ -13,8 +13,9 @@
 # reads a window; as root, a cold start of "prog 20" from a loop device
 # reads what the model predicts, and less than without the advice.  Warm,
 # the advice adds no mapping (the segment advised whole stays one).  An
-# order with the head placement has no such segment: nothing advised.  A
-# record of version 1 (an older linkopt-prefetch.o) is cut, not advised.
+# order with the head placement has no such segment: nothing advised; nor
+# is a segment that also holds the traced .rodata.  A record of version 1
+# (an older linkopt-prefetch.o) is cut, not advised.
 . "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/coldstart-lib.sh"
@@ -112,6 +113,25 @@ for n in noadvice badpiece; do
 	[[ $flags =~ \ rr ]] && fail "the segment of $n is advised MADV_RANDOM: $flags"
 done
 expect_output want20.out got20.out "badpiece's output, calling cold20" ./badpiece 20
+
+# a segment that holds the traced .rodata too (read at every start) is not
+# advised: the same order with its .rodata statement moved to just before
+# .rodata.untraced, into that segment
+awk '
+	/^  \.rodata  *: \{/ { moving = 1 }
+	moving { held = held $0 "\n"; if ($0 ~ /^  \}/) moving = 0; next }
+	/^  \.rodata\.untraced :/ { printf "%s", held }
+	{ print }' order.ld > mixed.ld
+gcc -o mixed prog.o "$prefetch" -Wl,-T,mixed.ld || fail "the link with .rodata after .rodata.untraced"
+readelf -lW mixed | grep -E '^ +[0-9]+ +(.* )?\.rodata \.rodata\.untraced ' > /dev/null ||
+	fail "mixed's .rodata and .rodata.untraced are not in one segment: $(readelf -lW mixed)"
+run_ok mixedcut.out "$LINKOPT" cut --kb 4 -o mixedcut mixed
+expect_grep '^mixedcut: 0x[0-9a-f]*-0x[0-9a-f]* cut into' mixedcut.out
+expect_no_grep 'advised' mixedcut.out "linkopt cut of a segment that holds .rodata"
+mixedoff=$(cut_record_offset mixedcut)
+[[ -n $mixedoff && $(od -An -tx1 -j $((mixedoff + 40)) -N 16 mixedcut | tr -d ' 0\n') == "" ]] ||
+	fail "mixedcut's record names a segment to advise: $(od -An -tx1 -j "${mixedoff:-0}" -N 56 mixedcut)"
+expect_output want20.out got20.out "mixedcut's output, calling cold20" ./mixedcut 20
 
 # the head placement: no .rodata.untraced, nothing advised
 deporder_ok head.ld head.err -q --granularity=section --placement=head --emit=gnu-ld \
