@@ -14,7 +14,8 @@
 # reads what the model predicts, and less than without the advice.  Warm,
 # the advice adds no mapping (the segment advised whole stays one).  An
 # order with the head placement has no such segment: nothing advised; nor
-# is a segment that also holds the traced .rodata.  A record of version 1
+# is a segment that also holds the traced .rodata or maps the file's first
+# page.  A record of version 1
 # (an older linkopt-prefetch.o) is cut, not advised.
 . "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
@@ -132,6 +133,24 @@ mixedoff=$(cut_record_offset mixedcut)
 [[ -n $mixedoff && $(od -An -tx1 -j $((mixedoff + 40)) -N 16 mixedcut | tr -d ' 0\n') == "" ]] ||
 	fail "mixedcut's record names a segment to advise: $(od -An -tx1 -j "${mixedoff:-0}" -N 56 mixedcut)"
 expect_output want20.out got20.out "mixedcut's output, calling cold20" ./mixedcut 20
+# nor one that maps the file's first page (the headers and the dynamic
+# symbols): .rodata.untraced moved to just after the headers
+awk '
+	NR == FNR { if ($0 ~ /^  \.rodata\.untraced :/) moving = 1
+		    if (moving) { held = held $0 "\n"; if ($0 ~ /^  \}/) moving = 0 }
+		    next }
+	/^  \.rodata\.untraced :/ { skipping = 1 }
+	skipping { if ($0 ~ /^  \}/) skipping = 0; next }
+	{ print }
+	/SIZEOF_HEADERS;$/ { printf "%s", held }' order.ld order.ld > first.ld
+gcc -o first prog.o "$prefetch" -Wl,-T,first.ld || fail "the link with .rodata.untraced after the headers"
+offset=$(readelf -SW first | awk '{ sub(/^ *\[ *[0-9]+\] */, "") } $1 == ".rodata.untraced" { print $4 }')
+[[ -n $offset ]] && ((16#$offset < 4096)) ||
+	fail "first's .rodata.untraced is not on its first page: $(readelf -SW first)"
+run_ok firstcut.out "$LINKOPT" cut --kb 4 -o firstcut first
+expect_grep '^firstcut: 0x[0-9a-f]*-0x[0-9a-f]* cut into' firstcut.out
+expect_no_grep 'advised' firstcut.out "linkopt cut of a segment that maps the file's first page"
+expect_output want20.out got20.out "firstcut's output, calling cold20" ./firstcut 20
 
 # the head placement: no .rodata.untraced, nothing advised
 deporder_ok head.ld head.err -q --granularity=section --placement=head --emit=gnu-ld \
