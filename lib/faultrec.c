@@ -6,6 +6,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/perf_event.h>
 #include <poll.h>
 #include <pthread.h>
@@ -22,6 +23,13 @@
 /* Data pages of a ring buffer, tried in turn: a user who is not root may
    lock perf_event_mlock_kb (516 KiB) per CPU. */
 static const size_t ring_pages[] = { 128, 32, 8 };
+/* faultrec_ring_pages's: the one size tried, or 0 */
+static size_t ring_pages_only;
+
+void faultrec_ring_pages(size_t pages)
+{
+	ring_pages_only = pages;
+}
 
 /* One CPU's event and its ring buffer. */
 struct ring {
@@ -36,7 +44,11 @@ struct recorder {
 	struct ring *rings;
 	size_t n;
 	pid_t self;
+	int start[2];         /* a pipe: a byte once the rings are open, none when
+				 they could not be */
 	bool stop;            /* set (atomically) once the events are disabled */
+	bool lost_format;     /* the events count what they lose (Linux 6.0) */
+	bool filled;          /* without lost_format: a ring was found (nearly) full */
 	uint64_t lost;        /* records the kernel lost */
 	struct faultrec *rec;
 };
@@ -95,13 +107,82 @@ static char *open_failure(int e)
 
 	if (f)
 		fclose(f);
-	if ((e == EACCES || e == EPERM) && known)
+	if ((e == EACCES || e == EPERM) && known && level > 2)
 		return xasprintf("perf_event_open: %s (/proc/sys/kernel/perf_event_paranoid is %d; recording the "
 				 "page faults of a command this user runs needs 2 or less, or root)",
 				 strerror(e), level);
 	if (e == ENOENT || e == ENOSYS)
 		return xasprintf("perf_event_open: %s (this kernel has no perf events)", strerror(e));
 	return xasprintf("perf_event_open: %s", strerror(e));
+}
+
+/* Opens a disabled event on each CPU of cpus (count) with a ring buffer
+   of pages data pages each (the kernel wakes a reader when a quarter is
+   written) into rings; *lost_format whether the events count the records
+   they lose (PERF_FORMAT_LOST, Linux 6.0).  0; -1 with *why, and *mapped
+   false when the events opened and a ring could not be mapped. */
+static int rings_try(struct ring *rings, const int *cpus, size_t count, size_t pages, bool *lost_format,
+		     bool *mapped, char **why)
+{
+	struct perf_event_attr attr;
+	long page = sysconf(_SC_PAGESIZE);
+	size_t i;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.size = sizeof(attr);
+	attr.config = PERF_COUNT_SW_PAGE_FAULTS;
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR;
+	attr.read_format = *lost_format ? PERF_FORMAT_LOST : 0;
+	attr.disabled = 1;
+	attr.inherit = 1;
+	attr.exclude_hv = 1;
+	attr.mmap = 1;
+	attr.mmap_data = 1;
+	attr.mmap2 = 1;
+	attr.comm = 1;
+	attr.sample_id_all = 1;
+	attr.watermark = 1;
+	attr.wakeup_watermark = (uint32_t)(pages * (size_t)page / 4);
+	*mapped = true;
+	for (i = 0; i < count; i++) {
+		void *map;
+
+		rings[i].fd = event_open(&attr, cpus[i]);
+		/* a kernel before 6.0 knows no PERF_FORMAT_LOST: the rings
+		   are then watched for filling (ring_drain) */
+		if (rings[i].fd < 0 && errno == EINVAL && attr.read_format) {
+			attr.read_format = 0;
+			*lost_format = false;
+			rings[i].fd = event_open(&attr, cpus[i]);
+		}
+		/* a user whom the kernel allows only user-space events
+		   (perf_event_paranoid 2) records the faults of the command's
+		   instructions, not those of the kernel on its behalf */
+		if (rings[i].fd < 0 && (errno == EACCES || errno == EPERM) && !attr.exclude_kernel) {
+			attr.exclude_kernel = 1;
+			rings[i].fd = event_open(&attr, cpus[i]);
+		}
+		if (rings[i].fd < 0) {
+			*why = open_failure(errno);
+			return -1;
+		}
+		rings[i].data_size = pages * (size_t)page;
+		rings[i].map_size = rings[i].data_size + (size_t)page;
+		map = mmap(NULL, rings[i].map_size, PROT_READ | PROT_WRITE, MAP_SHARED, rings[i].fd, 0);
+		if (map == MAP_FAILED) {
+			*why = xasprintf("perf_event_open: cannot map a ring buffer of %zu KiB: %s (a user who is "
+					 "not root may lock /proc/sys/kernel/perf_event_mlock_kb per CPU, and "
+					 "ulimit -l more)",
+					 rings[i].data_size / 1024, strerror(errno));
+			*mapped = false;
+			return -1;
+		}
+		rings[i].meta = map;
+		rings[i].data = (unsigned char *)map + page;
+	}
+	return 0;
 }
 
 static void rings_close(struct ring *rings, size_t n)
@@ -113,75 +194,33 @@ static void rings_close(struct ring *rings, size_t n)
 			munmap(rings[i].meta, rings[i].map_size);
 		if (rings[i].fd >= 0)
 			close(rings[i].fd);
+		rings[i].meta = NULL;
+		rings[i].fd = -1;
 	}
-	free(rings);
 }
 
-/* Opens a disabled event and its ring buffer on each CPU online; a new
-   array of *n, or NULL with *why. */
-static struct ring *rings_open(size_t *n, char **why)
+/* Opens a disabled event and its ring buffer on each CPU online (cpus,
+   count), the largest rings the kernel lets us map; a new array, or NULL
+   with *why. */
+static struct ring *rings_open(const int *cpus, size_t count, bool *lost_format, char **why)
 {
-	struct perf_event_attr attr;
-	size_t count, i, k;
-	int *cpus = online_cpus(&count);
 	struct ring *rings = xcalloc(count, sizeof(*rings));
-	long page = sysconf(_SC_PAGESIZE);
+	size_t i, k;
+	bool mapped = false;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.size = sizeof(attr);
-	attr.config = PERF_COUNT_SW_PAGE_FAULTS;
-	attr.sample_period = 1;
-	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR;
-	attr.disabled = 1;
-	attr.inherit = 1;
-	attr.exclude_hv = 1;
-	attr.mmap = 1;
-	attr.mmap_data = 1;
-	attr.mmap2 = 1;
-	attr.sample_id_all = 1;
-	attr.watermark = 1;
-	for (i = 0; i < count; i++)
-		rings[i].fd = -1;
-	*n = count;
-	for (i = 0; i < count; i++) {
-		attr.wakeup_watermark = (uint32_t)(ring_pages[0] * page / 4);
-		rings[i].fd = event_open(&attr, cpus[i]);
-		/* a user whom the kernel allows only user-space events
-		   (perf_event_paranoid 2) records the faults of the command's
-		   instructions, not those of the kernel on its behalf */
-		if (rings[i].fd < 0 && (errno == EACCES || errno == EPERM) && !attr.exclude_kernel) {
-			attr.exclude_kernel = 1;
-			rings[i].fd = event_open(&attr, cpus[i]);
-		}
-		if (rings[i].fd < 0) {
-			*why = open_failure(errno);
-			rings_close(rings, count);
-			free(cpus);
-			return NULL;
-		}
-		for (k = 0; k < sizeof(ring_pages) / sizeof(ring_pages[0]); k++) {
-			void *map;
-
-			rings[i].data_size = ring_pages[k] * (size_t)page;
-			rings[i].map_size = rings[i].data_size + (size_t)page;
-			map = mmap(NULL, rings[i].map_size, PROT_READ | PROT_WRITE, MAP_SHARED, rings[i].fd, 0);
-			if (map != MAP_FAILED) {
-				rings[i].meta = map;
-				rings[i].data = (unsigned char *)map + page;
-				break;
-			}
-		}
-		if (!rings[i].meta) {
-			*why = xasprintf("perf_event_open: cannot map a ring buffer of %zu KiB: %s",
-					 rings[i].data_size / 1024, strerror(errno));
-			rings_close(rings, count);
-			free(cpus);
-			return NULL;
-		}
+	*lost_format = true;
+	for (k = 0; k < sizeof(ring_pages) / sizeof(ring_pages[0]) && !mapped; k++) {
+		for (i = 0; i < count; i++)
+			rings[i].fd = -1;
+		if (k)
+			free(*why);
+		if (rings_try(rings, cpus, count, ring_pages_only ? ring_pages_only : ring_pages[k], lost_format,
+			      &mapped, why) == 0)
+			return rings;
+		rings_close(rings, count);
 	}
-	free(cpus);
-	return rings;
+	free(rings);
+	return NULL;
 }
 
 /* Copies n bytes at offset at of ring r's data (it wraps) to out. */
@@ -245,6 +284,17 @@ static void record_add(struct recorder *r, const unsigned char *p, size_t size)
 		};
 		return;
 	}
+	/* pid, tid; the new name; then the sample_id: pid, tid; time.  An
+	   exec: the pid's mappings are gone */
+	if (header.type == PERF_RECORD_COMM && (header.misc & PERF_RECORD_MISC_COMM_EXEC) && size >= 16 + 16) {
+		long pid = (long)u32_at(p + 8);
+
+		if (pid != (long)r->self)
+			*ARRAY_PUSH(rec->events, rec->count, rec->capacity) = (struct faultrec_event){
+				.kind = FAULTREC_EXEC, .pid = pid, .time = u64_at(p + size - 8), .seq = seq,
+			};
+		return;
+	}
 	/* id, lost */
 	if (header.type == PERF_RECORD_LOST && size >= 24)
 		r->lost += u64_at(p + 16);
@@ -260,6 +310,12 @@ static void ring_drain(struct recorder *rc, struct ring *r)
 	uint64_t tail = r->meta->data_tail;
 	unsigned char small[256], *big = NULL;
 
+	/* the kernel drops a record that does not fit, and says so only in
+	   a later one: without a count of its own (lost_format), a ring with
+	   less room than the largest record (a mapping's path) counts as
+	   lost */
+	if (!rc->lost_format && head - tail + 4096 + 128 > r->data_size)
+		rc->filled = true;
 	while (tail + sizeof(struct perf_event_header) <= head) {
 		struct perf_event_header header;
 		unsigned char *p = small;
@@ -282,10 +338,18 @@ static void ring_drain(struct recorder *rc, struct ring *r)
 static void *drain(void *arg)
 {
 	struct recorder *rc = arg;
-	struct pollfd *fds = xcalloc(rc->n, sizeof(*fds));
+	struct pollfd *fds;
 	size_t i;
 	bool stop;
+	char go;
 
+	/* created before the events are opened (they would be its own too):
+	   it waits until they are */
+	while (read(rc->start[0], &go, 1) < 0 && errno == EINTR)
+		;
+	if (!__atomic_load_n(&rc->n, __ATOMIC_ACQUIRE))
+		return NULL;
+	fds = xcalloc(rc->n, sizeof(*fds));
 	for (i = 0; i < rc->n; i++)
 		fds[i] = (struct pollfd){ .fd = rc->rings[i].fd, .events = POLLIN };
 	do {
@@ -317,18 +381,41 @@ static void events_ioctl(struct ring *rings, size_t n, unsigned long request)
 		ioctl(rings[i].fd, request, 0);
 }
 
+/* The lost records the events counted (PERF_FORMAT_LOST: value, lost),
+   their inherited copies' included. */
+static uint64_t events_lost(const struct ring *rings, size_t n)
+{
+	uint64_t total = 0, values[2];
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (read(rings[i].fd, values, sizeof(values)) == (ssize_t)sizeof(values))
+			total += values[1];
+	return total;
+}
+
+/* Whether a and b (n and m CPUs) are the same CPUs. */
+static bool same_cpus(const int *a, size_t n, const int *b, size_t m)
+{
+	return n == m && !memcmp(a, b, n * sizeof(*a));
+}
+
 int faultrec_run(const struct proc_request *request, struct proc_result *result, int *status, struct faultrec *rec,
 		 char **why)
 {
-	struct recorder rc = { .self = getpid(), .rec = rec };
+	struct recorder rc = { .self = getpid(), .rec = rec, .start = { -1, -1 } };
+	struct ring *rings;
 	sigset_t all, old;
 	pthread_t thread;
-	int e;
+	size_t count, after_count;
+	int *cpus, *after, e;
+	bool failed = true;
 
 	faultrec_free(rec);
-	rc.rings = rings_open(&rc.n, why);
-	if (!rc.rings)
+	if (pipe2(rc.start, O_CLOEXEC) < 0) {
+		*why = xasprintf("pipe failed: %s", strerror(errno));
 		return -1;
+	}
 	/* the thread takes no signal: proc's handlers stay the caller's */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -336,18 +423,51 @@ int faultrec_run(const struct proc_request *request, struct proc_result *result,
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (e) {
 		*why = xasprintf("cannot start the thread that reads the page faults: %s", strerror(e));
-		rings_close(rc.rings, rc.n);
+		close(rc.start[0]);
+		close(rc.start[1]);
 		return -1;
 	}
-	events_ioctl(rc.rings, rc.n, PERF_EVENT_IOC_ENABLE);
+	cpus = online_cpus(&count);
+	rings = rings_open(cpus, count, &rc.lost_format, why);
+	if (rings) {
+		rc.rings = rings;
+		__atomic_store_n(&rc.n, count, __ATOMIC_RELEASE);
+	}
+	/* rc.n stays 0 when the rings could not be opened: the thread ends */
+	while (write(rc.start[1], "g", 1) < 0 && errno == EINTR)
+		;
+	if (!rings) {
+		pthread_join(thread, NULL);
+		close(rc.start[0]);
+		close(rc.start[1]);
+		free(cpus);
+		return -1;
+	}
+	events_ioctl(rings, count, PERF_EVENT_IOC_ENABLE);
 	*status = proc_exec(request, result);
-	events_ioctl(rc.rings, rc.n, PERF_EVENT_IOC_DISABLE);
+	events_ioctl(rings, count, PERF_EVENT_IOC_DISABLE);
 	__atomic_store_n(&rc.stop, true, __ATOMIC_RELEASE);
 	pthread_join(thread, NULL);
-	rings_close(rc.rings, rc.n);
-	if (rc.lost) {
+	close(rc.start[0]);
+	close(rc.start[1]);
+	if (rc.lost_format)
+		rc.lost += events_lost(rings, count);
+	rings_close(rings, count);
+	free(rings);
+	after = online_cpus(&after_count);
+	if (!same_cpus(cpus, count, after, after_count))
+		*why = xstrdup("the CPUs online changed while the command ran: the faults on a CPU brought online "
+			       "were not recorded");
+	else if (rc.lost)
 		*why = xasprintf("the kernel lost %llu records of the page faults (a ring buffer filled)",
 				 (unsigned long long)rc.lost);
+	else if (rc.filled)
+		*why = xstrdup("a ring buffer of the page faults filled: records may have been lost");
+	else
+		failed = false;
+	free(cpus);
+	free(after);
+	if (failed) {
 		faultrec_free(rec);
 		return -1;
 	}

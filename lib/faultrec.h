@@ -8,7 +8,9 @@
    per CPU, each sampling every fault, inherited by the command and its
    descendants when proc_exec forks it and enabled only while it runs; a
    thread empties the ring buffers as they fill.  Our own faults (this
-   process's pid) are left out.  A fault comes once per page a process
+   process's pid) are left out.  A record the kernel lost (a ring that
+   filled) fails the run, as does a CPU brought online while it ran: a
+   partial record is never handed back.  A fault comes once per page a process
    maps: the kernel's fault-around maps up to 64 KiB of a file's cached
    pages at once, so the faults are a lower bound of what ran. */
 #ifndef LINKOPT_FAULTREC_H
@@ -22,6 +24,7 @@
 enum faultrec_kind {
 	FAULTREC_FAULT,   /* a page fault */
 	FAULTREC_MAP,     /* a mapping of a file (mmap, or exec's) */
+	FAULTREC_EXEC,    /* an exec: the process's earlier mappings are gone */
 };
 
 /* One event, as the kernel recorded it. */
@@ -50,10 +53,16 @@ struct faultrec {
    descendants recorded into *rec (emptied first).  0; -1 with *why (new)
    when they could not be recorded: the events cannot be opened here (the
    message names /proc/sys/kernel/perf_event_paranoid when that is why;
-   the command is then not run), or the kernel lost some (a ring buffer
-   filled: *rec is then emptied). */
+   the command is then not run), or they are not all there (the kernel
+   lost some, or a CPU came online: the command ran, *status is its
+   status, and *rec is emptied). */
 int faultrec_run(const struct proc_request *request, struct proc_result *result, int *status, struct faultrec *rec,
 		 char **why);
+
+/* For tests: the data pages of each ring buffer (a power of two), the
+   only size tried; 0 (the default): the largest of 512, 128 and 32 KiB
+   the kernel lets us map. */
+void faultrec_ring_pages(size_t pages);
 
 /* Frees what rec holds and empties it. */
 void faultrec_free(struct faultrec *rec);

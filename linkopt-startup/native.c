@@ -123,7 +123,9 @@ struct faults {
    outputs, and appends to faults[i] each fault in a mapping of output
    i's file, as an address of its link (from the mappings the kernel
    recorded and the file's program headers: no symbol names but the
-   file's own).  -1 with *why (new). */
+   file's own).  -1 with *why (new) when the workload fails, -2 when its
+   faults could not be recorded (twice: a ring buffer that filled once
+   may not fill again). */
 static int native_faults(const struct startup_job *job, const struct startup_output *outputs, size_t n,
 			 const char *line, struct faults *faults, char **why)
 {
@@ -144,8 +146,13 @@ static int native_faults(const struct startup_job *job, const struct startup_out
 			status = -1;
 	unlink(err_log);
 	run_workload_streams(&request);
-	if (status == 0 && faultrec_run(&request, &result, &ran, &rec, why) < 0)
-		status = -1;
+	if (status == 0 && faultrec_run(&request, &result, &ran, &rec, why) < 0) {
+		free(*why);
+		unlink(err_log);
+		run_workload_streams(&request);
+		if (faultrec_run(&request, &result, &ran, &rec, why) < 0)
+			status = -2;
+	}
 	if (status == 0 && ran != 0) {
 		char *err = text_of(err_log);
 
@@ -156,6 +163,13 @@ static int native_faults(const struct startup_job *job, const struct startup_out
 	for (e = 0; e < rec.count && status == 0; e++) {
 		const struct faultrec_event *ev = &rec.events[e];
 
+		if (ev->kind == FAULTREC_EXEC) {
+			/* the process's mappings before its exec are gone */
+			for (m = 0; m < count; m++)
+				if (maps[m].pid == ev->pid)
+					maps[m].pid = -1;
+			continue;
+		}
 		if (ev->kind == FAULTREC_MAP) {
 			for (i = 0; i < n; i++)
 				if (!strcmp(ev->path, outputs[i].path))
@@ -205,8 +219,7 @@ int native_find(const struct startup_job *job, const struct startup_output *outp
 	size_t i, k;
 	int status = 0;
 
-	if (native_faults(job, outputs, n, line, faults, why) < 0)
-		status = -1;
+	status = native_faults(job, outputs, n, line, faults, why);
 	if (status == 0)
 		traced_names(run, &traced);
 	for (i = 0; i < n && status == 0; i++) {

@@ -793,12 +793,20 @@ static bool score_line(struct search *s, struct candidate *c, const char *line, 
 	bool ok = true;
 	size_t i;
 	char *why;
+	int got;
 
 	*code = *cold = 0;
 	if (!known)
 		free(trace_line(s, line, &fresh, false));
-	if (!s->native_why && native_fault_pages(s->job, s->outputs, s->n, line, native, &why) < 0) {
-		if (c != &s->plain) {
+	if (!s->native_why && (got = native_fault_pages(s->job, s->outputs, s->n, line, native, &why)) < 0) {
+		if (c != &s->plain && got == -2) {
+			/* not the layout's fault, but its model would lack
+			   what the others have: it is not chosen */
+			candidate_fail(c, "the native run of the workload '%s' with it could not be recorded: %s", line,
+				       why);
+			free(why);
+			ok = false;
+		} else if (c != &s->plain) {
 			/* the plain link (scored first) ran it natively: this
 			   layout breaks the program where valgrind cannot see it
 			   (BOLT 16's rewrite of Python computed garbage) */

@@ -150,7 +150,8 @@ void native_free(struct native_set *set);
    address) with the files now in place of the n outputs, and adds to
    sets[i] each function of output i an instruction faulted in that none
    of run's traces (of the same line, same files) entered.  -1 with *why
-   (new) when the faults cannot be recorded or the run fails. */
+   (new) when the run fails, -2 when its faults could not be recorded
+   (lib/faultrec.h). */
 int native_find(const struct startup_job *job, const struct startup_output *outputs, size_t n, const char *line,
 		const struct startup_run *run, struct native_set *sets, char **why);
 /* Virtual addresses of pages of one output's link, in the order of a run. */
@@ -158,13 +159,14 @@ struct native_pages {
 	uint64_t *addresses;
 	size_t count, capacity;
 };
-/* Runs workload line natively NATIVE_RUNS times, its page faults recorded, with the
-   files now in place of the n outputs, and appends to pages[i] each page
+/* Runs workload line natively NATIVE_RUNS times, its page faults
+   recorded, with the files now in place of the n outputs, and appends to pages[i] each page
    of output i's file that most of the runs faulted in (a fault comes once
    per page, and the kernel maps 64 KiB around it: a subset of what the
    run touched), in the order of the first run that did; the third run
    is not made when the first two faulted in the same pages (it could
-   change neither).  -1 with *why (new) when the faults cannot be recorded or the run fails. */
+   change neither).  -1 with *why (new) when a run fails, -2 when its
+   faults could not be recorded. */
 #define NATIVE_RUNS 3
 int native_fault_pages(const struct startup_job *job, const struct startup_output *outputs, size_t n,
 		       const char *line, struct native_pages *pages, char **why);

@@ -1,14 +1,69 @@
 /* Unit tests of lib/faultrec.c: the page faults of a command and of its
    descendants, with the mappings of their files, recorded without perf;
    the command's status handed back; none of our own faults. */
+#define _GNU_SOURCE
 #include "faultrec.h"
 #include "unit.h"
 #include "util.h"
 
 #include <limits.h>
+#include <sched.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
+
+/* Pages the toucher (this program, --touch) faults in, one each. */
+#define TOUCHED 8192
+
+/* --touch [fifo]: maps TOUCHED pages, writes a byte in each (a fault
+   each: no huge pages), prints where they are; with fifo, as root, first
+   takes its CPU from every thread that is not real-time until it ends
+   (a few ms). */
+static int touch(bool fifo)
+{
+	size_t k, size = (size_t)TOUCHED * 4096;
+	char *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct sched_param param = { .sched_priority = 1 };
+
+	if (p == MAP_FAILED)
+		return 1;
+	if (fifo)
+		sched_setscheduler(0, SCHED_FIFO, &param);
+	madvise(p, size, MADV_NOHUGEPAGE);
+	for (k = 0; k < TOUCHED; k++)
+		p[k * 4096] = 1;
+	printf("%lx\n", (unsigned long)(uintptr_t)p);
+	return 0;
+}
+
+/* The faults of rec in the toucher's pages (its output out names where). */
+static long touched(const struct faultrec *rec, const char *out)
+{
+	unsigned long start = strtoul(out ? out : "0", NULL, 16);
+	long n = 0;
+	size_t e;
+
+	for (e = 0; e < rec->count && start; e++)
+		if (rec->events[e].kind == FAULTREC_FAULT && rec->events[e].address >= start &&
+		    rec->events[e].address < start + (unsigned long)TOUCHED * 4096)
+			n++;
+	return n;
+}
+
+/* Whether rec holds an exec before a mapping of path by the same process. */
+static bool exec_before_map(const struct faultrec *rec, const char *path)
+{
+	size_t e, m;
+
+	for (e = 0; e < rec->count; e++)
+		for (m = e + 1; m < rec->count && rec->events[e].kind == FAULTREC_EXEC; m++)
+			if (rec->events[m].kind == FAULTREC_MAP && rec->events[m].pid == rec->events[e].pid &&
+			    !strcmp(rec->events[m].path, path))
+				return true;
+	return false;
+}
 
 /* Whether rec holds a mapping of path by a process other than ours with
    an instruction fetched in it (a fault whose address is its ip), and a
@@ -46,7 +101,7 @@ static void look(const struct faultrec *rec, const char *path, bool *mapped, boo
 	}
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	char truth[PATH_MAX];
 	char *alone[] = { "/bin/true", NULL };
@@ -57,7 +112,17 @@ int main(void)
 	struct faultrec rec = { 0 };
 	bool mapped, fetched, data, ours, in_order;
 	int status = -1;
-	char *why = NULL;
+	char *why = NULL, self[PATH_MAX];
+	char *toucher[] = { self, "--touch", NULL, NULL };
+	ssize_t got;
+	cpu_set_t one, all_cpus;
+
+	if (argc > 1 && !strcmp(argv[1], "--touch"))
+		return touch(argc > 2);
+	got = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (got <= 0)
+		return UNIT_SKIP;
+	self[got] = '\0';
 
 	if (!realpath("/bin/true", truth)) {
 		fprintf(stderr, "test-faultrec: /bin/true: %s\n", strerror(errno));
@@ -77,6 +142,7 @@ int main(void)
 	EXPECT_INT(1, data);
 	EXPECT_INT(0, ours);
 	EXPECT_INT(1, in_order);
+	EXPECT_INT(1, exec_before_map(&rec, truth));
 
 	unit_case("a command's child, and its status");
 	request.argv = child;
@@ -94,6 +160,42 @@ int main(void)
 	EXPECT_INT(1, status < 0);
 	look(&rec, truth, &mapped, &fetched, &data, &ours, &in_order);
 	EXPECT_INT(0, mapped);
+
+	/* every fault, or a failure: 8192 faults fill 320 KiB of a ring of
+	   512 KiB, which cannot fill */
+	unit_case("every fault of a run");
+	request.argv = toucher;
+	request.out = PROC_CAPTURE;
+	EXPECT_INT(0, faultrec_run(&request, &result, &status, &rec, &why));
+	EXPECT_INT(0, status);
+	EXPECT_INT(TOUCHED, (int)touched(&rec, result.out));
+	proc_result_free(&result);
+
+	/* a ring of one page, 4 KiB, fills (the toucher and the thread that
+	   empties the ring share one CPU; as root the toucher keeps it until
+	   it ends): the kernel loses records, and the run fails rather than
+	   hand back part of them */
+	unit_case("a ring that filled");
+	faultrec_ring_pages(1);
+	toucher[2] = geteuid() == 0 ? "fifo" : NULL;
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu() > 0 ? sched_getcpu() : 0, &one);
+	sched_getaffinity(0, sizeof(all_cpus), &all_cpus);
+	sched_setaffinity(0, sizeof(one), &one);
+	if (faultrec_run(&request, &result, &status, &rec, &why) == 0) {
+		EXPECT_INT(TOUCHED, (int)touched(&rec, result.out));
+		/* as root nothing empties the ring while the toucher runs */
+		EXPECT_INT(0, geteuid() == 0);
+	} else {
+		EXPECT_INT(1, strstr(why, "lost") != NULL || strstr(why, "filled") != NULL);
+		EXPECT_INT(0, (int)rec.count);
+		fprintf(stderr, "test-faultrec: a ring of one page: %s\n", why);
+		free(why);
+	}
+	EXPECT_INT(0, status);
+	proc_result_free(&result);
+	faultrec_ring_pages(0);
+	sched_setaffinity(0, sizeof(all_cpus), &all_cpus);
 
 	faultrec_free(&rec);
 	EXPECT_INT(0, (int)rec.count);
