@@ -382,15 +382,18 @@ static void events_ioctl(struct ring *rings, size_t n, unsigned long request)
 }
 
 /* The lost records the events counted (PERF_FORMAT_LOST: value, lost),
-   their inherited copies' included. */
+   their inherited copies' included; UINT64_MAX when an event cannot be
+   read (what it lost is not known). */
 static uint64_t events_lost(const struct ring *rings, size_t n)
 {
 	uint64_t total = 0, values[2];
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		if (read(rings[i].fd, values, sizeof(values)) == (ssize_t)sizeof(values))
-			total += values[1];
+	for (i = 0; i < n; i++) {
+		if (read(rings[i].fd, values, sizeof(values)) != (ssize_t)sizeof(values))
+			return UINT64_MAX;
+		total += values[1];
+	}
 	return total;
 }
 
@@ -450,8 +453,14 @@ int faultrec_run(const struct proc_request *request, struct proc_result *result,
 	pthread_join(thread, NULL);
 	close(rc.start[0]);
 	close(rc.start[1]);
-	if (rc.lost_format)
-		rc.lost += events_lost(rings, count);
+	if (rc.lost_format) {
+		uint64_t lost = events_lost(rings, count);
+
+		if (lost == UINT64_MAX)
+			rc.filled = true;
+		else
+			rc.lost += lost;
+	}
 	rings_close(rings, count);
 	free(rings);
 	after = online_cpus(&after_count);
@@ -462,7 +471,8 @@ int faultrec_run(const struct proc_request *request, struct proc_result *result,
 		*why = xasprintf("the kernel lost %llu records of the page faults (a ring buffer filled)",
 				 (unsigned long long)rc.lost);
 	else if (rc.filled)
-		*why = xstrdup("a ring buffer of the page faults filled: records may have been lost");
+		*why = xstrdup("a ring buffer of the page faults filled, or its count of lost records could not be "
+			       "read: records may have been lost");
 	else
 		failed = false;
 	free(cpus);
