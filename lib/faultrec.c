@@ -373,12 +373,16 @@ static int by_time(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static void events_ioctl(struct ring *rings, size_t n, unsigned long request)
+/* The ioctl request on every event; -1 when one failed. */
+static int events_ioctl(struct ring *rings, size_t n, unsigned long request)
 {
 	size_t i;
+	int status = 0;
 
 	for (i = 0; i < n; i++)
-		ioctl(rings[i].fd, request, 0);
+		if (ioctl(rings[i].fd, request, 0) < 0)
+			status = -1;
+	return status;
 }
 
 /* The lost records the events counted (PERF_FORMAT_LOST: value, lost),
@@ -412,7 +416,7 @@ int faultrec_run(const struct proc_request *request, struct proc_result *result,
 	pthread_t thread;
 	size_t count, after_count;
 	int *cpus, *after, e;
-	bool failed = true;
+	bool failed = true, enabled = true;
 
 	faultrec_free(rec);
 	if (pipe2(rc.start, O_CLOEXEC) < 0) {
@@ -446,8 +450,16 @@ int faultrec_run(const struct proc_request *request, struct proc_result *result,
 		free(cpus);
 		return -1;
 	}
-	events_ioctl(rings, count, PERF_EVENT_IOC_ENABLE);
-	*status = proc_exec(request, result);
+	if (events_ioctl(rings, count, PERF_EVENT_IOC_ENABLE) < 0) {
+		/* an event left disabled would record nothing: the command
+		   is not run */
+		*why = xasprintf("perf_event_open: cannot enable the events: %s", strerror(errno));
+		memset(result, 0, sizeof(*result));
+		*status = -EINVAL;
+		enabled = false;
+	} else {
+		*status = proc_exec(request, result);
+	}
 	events_ioctl(rings, count, PERF_EVENT_IOC_DISABLE);
 	__atomic_store_n(&rc.stop, true, __ATOMIC_RELEASE);
 	pthread_join(thread, NULL);
@@ -464,7 +476,9 @@ int faultrec_run(const struct proc_request *request, struct proc_result *result,
 	rings_close(rings, count);
 	free(rings);
 	after = online_cpus(&after_count);
-	if (!same_cpus(cpus, count, after, after_count))
+	if (!enabled)
+		; /* *why says so */
+	else if (!same_cpus(cpus, count, after, after_count))
 		*why = xstrdup("the CPUs online changed while the command ran: the faults on a CPU brought online "
 			       "were not recorded");
 	else if (rc.lost)
