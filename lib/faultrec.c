@@ -205,17 +205,17 @@ static void rings_close(struct ring *rings, size_t n)
 static struct ring *rings_open(const int *cpus, size_t count, bool *lost_format, char **why)
 {
 	struct ring *rings = xcalloc(count, sizeof(*rings));
-	size_t i, k;
+	const size_t *sizes = ring_pages_only ? &ring_pages_only : ring_pages;
+	size_t i, k, tries = ring_pages_only ? 1 : sizeof(ring_pages) / sizeof(ring_pages[0]);
 	bool mapped = false;
 
 	*lost_format = true;
-	for (k = 0; k < sizeof(ring_pages) / sizeof(ring_pages[0]) && !mapped; k++) {
+	for (k = 0; k < tries && !mapped; k++) {
 		for (i = 0; i < count; i++)
 			rings[i].fd = -1;
 		if (k)
 			free(*why);
-		if (rings_try(rings, cpus, count, ring_pages_only ? ring_pages_only : ring_pages[k], lost_format,
-			      &mapped, why) == 0)
+		if (rings_try(rings, cpus, count, sizes[k], lost_format, &mapped, why) == 0)
 			return rings;
 		rings_close(rings, count);
 	}

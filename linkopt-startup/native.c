@@ -5,8 +5,8 @@
    made from the traces alone leaves that code where the plain link had it,
    and a cold start reads a read-ahead window more for it than the model
    says.  The page faults find it: the workload run natively, every page
-   fault recorded with its address (lib/faultrec.h); a fault of an instruction (address = ip) in
-   an output names a function that ran.  A fault comes once per page and
+   fault recorded with its address (lib/faultrec.h); a fault of an
+   instruction (address = ip) in an output names a function that ran.  A fault comes once per page and
    fault-around maps 64 KiB at a time, so what is found is a lower bound;
    the search folds it in and checks the chosen layout again. */
 #define _GNU_SOURCE
