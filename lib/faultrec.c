@@ -31,6 +31,14 @@ void faultrec_ring_pages(size_t pages)
 	ring_pages_only = pages;
 }
 
+/* faultrec_before_lost_format's */
+static bool without_lost_format;
+
+void faultrec_before_lost_format(bool on)
+{
+	without_lost_format = on;
+}
+
 /* One CPU's event and its ring buffer. */
 struct ring {
 	int fd;
@@ -209,7 +217,7 @@ static struct ring *rings_open(const int *cpus, size_t count, bool *lost_format,
 	size_t i, k, tries = ring_pages_only ? 1 : sizeof(ring_pages) / sizeof(ring_pages[0]);
 	bool mapped = false;
 
-	*lost_format = true;
+	*lost_format = !without_lost_format;
 	for (k = 0; k < tries && !mapped; k++) {
 		for (i = 0; i < count; i++)
 			rings[i].fd = -1;

@@ -18,6 +18,7 @@
 
 #include "proc.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -63,6 +64,11 @@ int faultrec_run(const struct proc_request *request, struct proc_result *result,
    only size tried; 0 (the default): the largest of 512, 128 and 32 KiB
    the kernel lets us map. */
 void faultrec_ring_pages(size_t pages);
+
+/* For tests: on, the events are opened as on a kernel before 6.0, which
+   counts no lost records (PERF_FORMAT_LOST): a ring found nearly full
+   fails the run instead; off (the default), as the kernel allows. */
+void faultrec_before_lost_format(bool on);
 
 /* Frees what rec holds and empties it. */
 void faultrec_free(struct faultrec *rec);

@@ -101,6 +101,42 @@ static void look(const struct faultrec *rec, const char *path, bool *mapped, boo
 	}
 }
 
+/* Case name: the toucher's run with rings of pages data pages, the
+   toucher and the thread that empties the rings on one CPU (as root the
+   toucher keeps it until it ends): the run fails, saying that records
+   were lost or a ring filled, and hands back none; as not root the
+   thread may keep up, and then every fault is there. */
+static void ring_filled(const char *name, struct proc_request *request, char **toucher, struct faultrec *rec,
+			size_t pages)
+{
+	struct proc_result result;
+	cpu_set_t one, all_cpus;
+	char *why = NULL;
+	int status = -1;
+
+	unit_case(name);
+	faultrec_ring_pages(pages);
+	toucher[2] = geteuid() == 0 ? "fifo" : NULL;
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu() > 0 ? sched_getcpu() : 0, &one);
+	sched_getaffinity(0, sizeof(all_cpus), &all_cpus);
+	sched_setaffinity(0, sizeof(one), &one);
+	if (faultrec_run(request, &result, &status, rec, &why) == 0) {
+		EXPECT_INT(TOUCHED, (int)touched(rec, result.out));
+		/* as root nothing empties the ring while the toucher runs */
+		EXPECT_INT(0, geteuid() == 0);
+	} else {
+		EXPECT_INT(1, strstr(why, "lost") != NULL || strstr(why, "filled") != NULL);
+		EXPECT_INT(0, (int)rec->count);
+		fprintf(stderr, "test-faultrec: %s: %s\n", name, why);
+		free(why);
+	}
+	EXPECT_INT(0, status);
+	proc_result_free(&result);
+	faultrec_ring_pages(0);
+	sched_setaffinity(0, sizeof(all_cpus), &all_cpus);
+}
+
 int main(int argc, char **argv)
 {
 	char truth[PATH_MAX];
@@ -115,7 +151,6 @@ int main(int argc, char **argv)
 	char *why = NULL, self[PATH_MAX];
 	char *toucher[] = { self, "--touch", NULL, NULL };
 	ssize_t got;
-	cpu_set_t one, all_cpus;
 
 	if (argc > 1 && !strcmp(argv[1], "--touch"))
 		return touch(argc > 2);
@@ -171,31 +206,22 @@ int main(int argc, char **argv)
 	EXPECT_INT(TOUCHED, (int)touched(&rec, result.out));
 	proc_result_free(&result);
 
-	/* a ring of one page, 4 KiB, fills (the toucher and the thread that
-	   empties the ring share one CPU; as root the toucher keeps it until
-	   it ends): the kernel loses records, and the run fails rather than
-	   hand back part of them */
-	unit_case("a ring that filled");
-	faultrec_ring_pages(1);
-	toucher[2] = geteuid() == 0 ? "fifo" : NULL;
-	CPU_ZERO(&one);
-	CPU_SET(sched_getcpu() > 0 ? sched_getcpu() : 0, &one);
-	sched_getaffinity(0, sizeof(all_cpus), &all_cpus);
-	sched_setaffinity(0, sizeof(one), &one);
-	if (faultrec_run(&request, &result, &status, &rec, &why) == 0) {
-		EXPECT_INT(TOUCHED, (int)touched(&rec, result.out));
-		/* as root nothing empties the ring while the toucher runs */
-		EXPECT_INT(0, geteuid() == 0);
-	} else {
-		EXPECT_INT(1, strstr(why, "lost") != NULL || strstr(why, "filled") != NULL);
-		EXPECT_INT(0, (int)rec.count);
-		fprintf(stderr, "test-faultrec: a ring of one page: %s\n", why);
-		free(why);
-	}
+	/* a ring of one page, 4 KiB, fills: the kernel loses records, and
+	   the run fails rather than hand back part of them */
+	ring_filled("a ring that filled", &request, toucher, &rec, 1);
+
+	/* as on a kernel before 6.0, which counts no lost records: every
+	   fault still, and a ring found nearly full (two pages: one holds
+	   less than the largest record) fails the run */
+	faultrec_before_lost_format(true);
+	unit_case("every fault of a run, before Linux 6.0");
+	toucher[2] = NULL;
+	EXPECT_INT(0, faultrec_run(&request, &result, &status, &rec, &why));
 	EXPECT_INT(0, status);
+	EXPECT_INT(TOUCHED, (int)touched(&rec, result.out));
 	proc_result_free(&result);
-	faultrec_ring_pages(0);
-	sched_setaffinity(0, sizeof(all_cpus), &all_cpus);
+	ring_filled("a ring that filled, before Linux 6.0", &request, toucher, &rec, 2);
+	faultrec_before_lost_format(false);
 
 	faultrec_free(&rec);
 	EXPECT_INT(0, (int)rec.count);
