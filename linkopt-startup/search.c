@@ -67,6 +67,9 @@ struct scores {
 	double code_train, code_held;      /* code pages, mean over the workloads */
 	double cold_train, cold_held;      /* predicted file pages read, mean */
 	double measured_train, measured_held; /* measured on a loop device, mean; -1: not measured */
+	/* and the same cold starts' read requests (the loop device's) and
+	   wall milliseconds, mean of the medians; with measured_ only */
+	double requests_train, requests_held, wall_train, wall_held;
 	double steady;                     /* steady workload's time against plain's, the median
 					      of the turns' ratios; -1: not run */
 	int steady_turns;                  /* turns behind steady: STEADY_TURNS, or
@@ -887,6 +890,31 @@ static bool check(struct search *s, struct candidate *c, size_t index)
 	return !c->failed;
 }
 
+/* The line that says what the cold starts of best cost against plain's,
+   when both were measured: the pages the search counts are read in
+   requests, and a device takes about as long for a request of one page as
+   for one of a read-ahead window (a cut reads a page where a window would
+   read 32, in a request of its own).  Names a layout whose cold start made
+   more requests and took longer than plain's on the training or held-out
+   workloads (held: there are some). */
+static void cost_line(FILE *out, const struct candidate *best, const struct candidate *plain, bool held)
+{
+	const struct scores *b = &best->s, *p = &plain->s;
+	bool dearer;
+
+	if (b->measured_train < 0 || p->measured_train < 0)
+		return;
+	dearer = (b->requests_train > p->requests_train && b->wall_train > p->wall_train) ||
+		 (held && b->requests_held > p->requests_held && b->wall_held > p->wall_held);
+	fprintf(out, "cost: the cold starts measured, training: %.1f read requests and %.1f ms against %.1f and %.1f "
+		"plain", b->requests_train, b->wall_train, p->requests_train, p->wall_train);
+	if (held)
+		fprintf(out, "; held out: %.1f and %.1f ms against %.1f and %.1f plain", b->requests_held,
+			b->wall_held, p->requests_held, p->wall_held);
+	fprintf(out, "%s\n", dearer ? " (more read requests than plain, and slower: the search counts pages read, "
+				     "not requests)" : "");
+}
+
 /* The cold starts measured of each workload: their median is its figure
    (a program's runs may differ: one Python run in three or seven reads a
    read-ahead window more than the others). */
@@ -917,17 +945,34 @@ static void keep_measurement(struct search *s, const char *layout, const char *l
 	free(path);
 }
 
+/* The sum of the medians of key ("\"read_requests\": {\"median\": ") in
+   pfstat's json, and how many there are in *count. */
+static double json_medians(const char *json, const char *key, size_t *count)
+{
+	const char *at;
+	double sum = 0;
+
+	*count = 0;
+	for (at = json; (at = strstr(at, key)); ++*count) {
+		at += strlen(key);
+		sum += strtod(at, NULL);
+	}
+	return sum;
+}
+
 /* The file pages of the outputs a real cold start of workload line reads,
    with what is in place: pfstat --cold on a loop device with the job's
    read-ahead, the median of COLD_RUNS runs; -1 when it cannot be measured
-   (why in *why). */
-static double measure_line(struct search *s, const char *layout, const char *line, char **why)
+   (why in *why).  *requests: the loop devices' read requests, *wall: the
+   wall milliseconds, medians too. */
+static double measure_line(struct search *s, const char *layout, const char *line, double *requests, double *wall,
+			   char **why)
 {
 	char **argv = xcalloc(16 + 2 * s->n, sizeof(*argv)), *log;
-	const char *json, *at;
+	const char *json;
 	struct proc_request request = { .argv = argv, .out = PROC_CAPTURE, .err = PROC_LOG };
 	struct proc_result result;
-	size_t k = 0, i, files = 0;
+	size_t k = 0, i, files = 0, devices = 0, walls = 0;
 	double pages = 0;
 
 	log = record_path(s->job->dir, s->outputs[0].name, "search.pfstat.log");
@@ -956,12 +1001,14 @@ static double measure_line(struct search *s, const char *layout, const char *lin
 	} else {
 		json = result.out ? result.out : "";
 		keep_measurement(s, layout, line, json);
-		for (at = json; (at = strstr(at, "\"pages_read\": {\"median\": ")); files++) {
-			at += strlen("\"pages_read\": {\"median\": ");
-			pages += strtod(at, NULL);
-		}
+		pages = json_medians(json, "\"pages_read\": {\"median\": ", &files);
+		*requests = json_medians(json, "\"read_requests\": {\"median\": ", &devices);
+		*wall = json_medians(json, "\"wall_ms\": {\"median\": ", &walls);
 		if (files != s->n) {
 			*why = xasprintf("pfstat gave the pages read of %zu of %zu outputs (see %s)", files, s->n, log);
+			pages = -1;
+		} else if (!devices || walls != 1) {
+			*why = xasprintf("pfstat gave no read requests or no wall time (see %s)", log);
 			pages = -1;
 		}
 	}
@@ -981,10 +1028,11 @@ static bool measure(struct search *s, struct candidate *c)
 	double train = 0, held = 0;
 	char *why = NULL;
 
+	c->s.requests_train = c->s.requests_held = c->s.wall_train = c->s.wall_held = 0;
 	for (w = 0; w < lines; w++) {
 		bool is_held = w >= s->so->train_count;
 		const char *line = is_held ? s->so->held[w - s->so->train_count] : s->so->train[w];
-		double pages = measure_line(s, c->name, line, &why);
+		double requests = 0, wall = 0, pages = measure_line(s, c->name, line, &requests, &wall, &why);
 
 		if (pages < 0) {
 			say(s, "no real cold start measured: %s", why);
@@ -992,10 +1040,15 @@ static bool measure(struct search *s, struct candidate *c)
 			s->measure = false;
 			return false;
 		}
-		if (is_held)
+		if (is_held) {
 			held += pages / s->so->held_count;
-		else
+			c->s.requests_held += requests / s->so->held_count;
+			c->s.wall_held += wall / s->so->held_count;
+		} else {
 			train += pages / s->so->train_count;
+			c->s.requests_train += requests / s->so->train_count;
+			c->s.wall_train += wall / s->so->train_count;
+		}
 	}
 	c->s.measured_train = train;
 	c->s.measured_held = s->so->held_count ? held : -1;
@@ -1902,6 +1955,7 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 				plain_held > 0 ? held / plain_held : NAN, held_both ? "measured" : "predicted");
 		}
 		fputc('\n', out);
+		cost_line(out, best, &s.plain, so->held_count > 0);
 		if (over)
 			fprintf(out, "cross: chosen over %s, first on the training workloads (%.1f against %.1f, the "
 				"model's): made without each of them in turn, %s read %.1f of it against %.1f\n",
