@@ -70,6 +70,7 @@ struct scores {
 	/* and the same cold starts' read requests (the loop device's) and
 	   wall milliseconds, mean of the medians; with measured_ only */
 	double requests_train, requests_held, wall_train, wall_held;
+	double model_requests_train, model_requests_held; /* the model's read requests, mean */
 	double steady;                     /* steady workload's time against plain's, the median
 					      of the turns' ratios; -1: not run */
 	int steady_turns;                  /* turns behind steady: STEADY_TURNS, or
@@ -746,9 +747,10 @@ static void make_bolted(struct search *s, struct candidate *c, size_t index)
 
 /* The file pages a cold start of the object with build-id hex, the file at
    path, reads at the job's read-ahead, as the model replays the first
-   trace of run that holds it; false when none does. */
+   trace of run that holds it, and in how many read requests; false when
+   none does. */
 static bool predict(const struct search *s, const struct startup_run *run, const char *hex, const char *path,
-		    const struct native_pages *native, uint64_t *pages)
+		    const struct native_pages *native, uint64_t *pages, uint64_t *requests)
 {
 	unsigned long kb = s->so->read_ahead_kb;
 	struct coldstart_file file;
@@ -776,6 +778,7 @@ static bool predict(const struct search *s, const struct startup_run *run, const
 			*ARRAY_PUSH(addresses, n, capacity) = native->addresses[k];
 		reads = coldstart_replay_at(&file, o == &tr->objects[0], addresses, n, kb, prefetch_at);
 		*pages = reads.pages;
+		*requests = reads.requests;
 		coldstart_file_free(&file);
 		free(addresses);
 		return true;
@@ -785,11 +788,12 @@ static bool predict(const struct search *s, const struct startup_run *run, const
 
 /* Scores candidate c (in place) on workload line: *code, the code pages
    its run touched, and *cold, the file pages the model predicts a cold
-   start reads, summed over the outputs (known: a run already made of c
-   on line, else it is traced now); false (c failed) when the workload
-   does not load it or fails natively with it. */
+   start reads, *requests in how many read requests, summed over the
+   outputs (known: a run already made of c on line, else it is traced
+   now); false (c failed) when the workload does not load it or fails
+   natively with it. */
 static bool score_line(struct search *s, struct candidate *c, const char *line, struct startup_run *known,
-		       double *code, double *cold)
+		       double *code, double *cold, double *requests)
 {
 	struct startup_run fresh, *run = known ? known : &fresh;
 	struct native_pages *native = xcalloc(s->n, sizeof(*native));
@@ -798,7 +802,7 @@ static bool score_line(struct search *s, struct candidate *c, const char *line, 
 	char *why;
 	int got;
 
-	*code = *cold = 0;
+	*code = *cold = *requests = 0;
 	if (!known)
 		free(trace_line(s, line, &fresh, false));
 	if (!s->native_why && (got = native_fault_pages(s->job, s->outputs, s->n, line, native, &why)) < 0) {
@@ -825,14 +829,15 @@ static bool score_line(struct search *s, struct candidate *c, const char *line, 
 		}
 	}
 	for (i = 0; i < s->n && ok; i++) {
-		uint64_t pages;
+		uint64_t pages, reads;
 
-		if (!predict(s, run, c->build_id[i], c->files[i], s->native_why ? NULL : &native[i], &pages)) {
+		if (!predict(s, run, c->build_id[i], c->files[i], s->native_why ? NULL : &native[i], &pages, &reads)) {
 			candidate_fail(c, "%s: the workload '%s' did not load it", s->outputs[i].name, line);
 			ok = false;
 			break;
 		}
 		*cold += pages;
+		*requests += reads;
 		*code += measure_pages(run, c->build_id[i], TRACE_CODE);
 	}
 	for (i = 0; i < s->n; i++)
@@ -853,16 +858,18 @@ static bool score(struct search *s, struct candidate *c, struct startup_run *kno
 	for (w = 0; w < lines; w++) {
 		bool held = w >= s->so->train_count;
 		const char *line = held ? s->so->held[w - s->so->train_count] : s->so->train[w];
-		double code, cold;
+		double code, cold, requests;
 
-		if (!score_line(s, c, line, known && !held ? &known[w] : NULL, &code, &cold))
+		if (!score_line(s, c, line, known && !held ? &known[w] : NULL, &code, &cold, &requests))
 			return false;
 		if (held) {
 			c->s.code_held += code / s->so->held_count;
 			c->s.cold_held += cold / s->so->held_count;
+			c->s.model_requests_held += requests / s->so->held_count;
 		} else {
 			c->s.code_train += code / s->so->train_count;
 			c->s.cold_train += cold / s->so->train_count;
+			c->s.model_requests_train += requests / s->so->train_count;
 		}
 	}
 	c->s.scored = true;
@@ -906,11 +913,13 @@ static void cost_line(FILE *out, const struct candidate *best, const struct cand
 		return;
 	dearer = (b->requests_train > p->requests_train && b->wall_train > p->wall_train) ||
 		 (held && b->requests_held > p->requests_held && b->wall_held > p->wall_held);
-	fprintf(out, "cost: the cold starts measured, training: %.1f read requests and %.1f ms against %.1f and %.1f "
-		"plain", b->requests_train, b->wall_train, p->requests_train, p->wall_train);
+	fprintf(out, "cost: the cold starts measured, training: %.1f read requests (the model: %.1f) and %.1f ms "
+		"against %.1f (%.1f) and %.1f plain", b->requests_train, b->model_requests_train, b->wall_train,
+		p->requests_train, p->model_requests_train, p->wall_train);
 	if (held)
-		fprintf(out, "; held out: %.1f and %.1f ms against %.1f and %.1f plain", b->requests_held,
-			b->wall_held, p->requests_held, p->wall_held);
+		fprintf(out, "; held out: %.1f (%.1f) and %.1f ms against %.1f (%.1f) and %.1f plain",
+			b->requests_held, b->model_requests_held, b->wall_held, p->requests_held,
+			p->model_requests_held, p->wall_held);
 	fprintf(out, "%s\n", dearer ? " (more read requests than plain, and slower: the search counts pages read, "
 				     "not requests)" : "");
 }
@@ -1642,7 +1651,7 @@ static void cross_candidate(struct search *s, struct candidate *c, size_t index)
 		struct variant v = *c->variant;
 		struct candidate x = *c;
 		char *tag = xasprintf("cross%zu", w);
-		double code, cold;
+		double code, cold, requests;
 
 		say(s, "cross: %s made without workload %zu of %zu, and scored on it", c->name, w + 1, k);
 		v.train = xcalloc(k, sizeof(*v.train));
@@ -1689,7 +1698,7 @@ static void cross_candidate(struct search *s, struct candidate *c, size_t index)
 		s->so = so;
 		if (!x.failed) {
 			install(s, x.files);
-			ok = score_line(s, &x, so->train[w], NULL, &code, &cold);
+			ok = score_line(s, &x, so->train[w], NULL, &code, &cold, &requests);
 			sum += cold;
 		} else {
 			ok = false;

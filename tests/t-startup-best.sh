@@ -131,15 +131,19 @@ if ((EUID == 0)); then
 	[[ $kept != - && $kept == "$(row best.out "$chosen" | awk '{ if ($1 == "*") $1 = ""; $0 = $0; print $5 }')" ]] ||
 		fail "prog.best.cold's training cold starts of $chosen make '$kept', its row: $(row best.out "$chosen")"
 	# and what they cost: the cost line's read requests are the mean of
-	# the same runs' (the loop device's, medians)
+	# the same runs' (the loop device's, medians), beside the model's,
+	# which counts them as the device does (within one)
 	requests=$(awk -F '\t' -v layout="$chosen" '$1 == layout && $2 != "./prog x y z" {
 		k = "\"read_requests\": {\"median\": "
 		if (!index($3, k)) bad = 1
 		v = substr($3, index($3, k) + length(k)); n++; sum += v + 0
 	} END { if (n != 2 || bad) print "-"; else printf "%.1f\n", sum / n }' "$dir/prog.best.cold")
 	[[ $requests != - ]] || fail "prog.best.cold has no read requests of $chosen"
-	expect_grep "^cost: the cold starts measured, training: ${requests//./\\.} read requests and [0-9.]+ ms against [0-9.]+ and [0-9.]+ plain; held out: [0-9.]+ and [0-9.]+ ms against [0-9.]+ and [0-9.]+ plain" \
+	expect_grep "^cost: the cold starts measured, training: ${requests//./\\.} read requests \(the model: [0-9.]+\) and [0-9.]+ ms against [0-9.]+ \([0-9.]+\) and [0-9.]+ plain; held out: [0-9.]+ \([0-9.]+\) and [0-9.]+ ms against [0-9.]+ \([0-9.]+\) and [0-9.]+ plain" \
 		best.out
+	model_requests=$(sed -n 's/^cost: the cold starts measured, training: [0-9.]* read requests (the model: \([0-9.]*\)).*/\1/p' best.out)
+	awk -v m="$model_requests" -v r="$requests" 'BEGIN { exit !(m - r <= 1 && r - m <= 1) }' ||
+		fail "the model counts $model_requests read requests of $chosen's training cold starts, the device $requests"
 	grep -c "^$chosen	./prog x y z	{" "$dir/prog.best.cold" | grep -qx 1 ||
 		fail "prog.best.cold has not one held-out measurement of $chosen: $(cut -f1,2 "$dir/prog.best.cold")"
 fi
