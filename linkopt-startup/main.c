@@ -27,7 +27,7 @@ static struct {
 	struct cli_list outputs, workloads, held;
 	int linker, placement;
 	bool relr, bolt, trace_children, report, verify, undo, pgo_built, no_relr, no_bolt, no_segments, no_cut, no_cross, measure_all;
-	unsigned long tolerance;
+	unsigned long tolerance, request_pages;
 	bool tolerance_given;
 } opt;
 
@@ -49,6 +49,13 @@ static const char *set_untraced_segment(void *target, const char *value)
 	if (!wrong)
 		*(const char **)target = value;
 	return wrong;
+}
+
+static const char *set_request_pages(void *target, const char *value)
+{
+	if (!cli_unsigned(value, (unsigned long *)target) || *(unsigned long *)target > 4096)
+		return "is not a whole number of pages from 0 to 4096";
+	return NULL;
 }
 
 static const char *set_tolerance(void *target, const char *value)
@@ -105,6 +112,11 @@ static const struct cli_option options[] = {
 	  "--placement=best, as root: a real cold start of every candidate made, not only the model's best "
 	  "three (slower): the model checked on each" },
 	{ "--no-bolt", 0, CLI_FLAG, &opt.no_bolt, 0, "--placement=best: no candidate with --bolt" },
+	{ "--request-pages", 0, CLI_CALL, &opt.request_pages, "N",
+	  "each read request of a cold start counts as N pages more\n"
+	  "where --placement=best ranks its candidates (pages + N x\n"
+	  "requests, the model's and the measured; default 0: pages\n"
+	  "alone)", .set = set_request_pages },
 	{ "--read-ahead-kb", 0, CLI_CALL, &opt.read_ahead_kb, "N",
 	  "the disk's read-ahead --placement=cold-start places for\n"
 	  "(default 128)", .set = set_read_ahead },
@@ -515,6 +527,7 @@ static int search_outputs(struct startup_job *job, struct startup_output *output
 		.no_cross = opt.no_cross,
 		.measure_all = opt.measure_all,
 		.no_bolt = opt.no_bolt,
+		.request_pages = opt.request_pages,
 	};
 	size_t w = 0;
 

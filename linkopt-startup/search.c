@@ -71,6 +71,11 @@ struct scores {
 	   wall milliseconds, mean of the medians; with measured_ only */
 	double requests_train, requests_held, wall_train, wall_held;
 	double model_requests_train, model_requests_held; /* the model's read requests, mean */
+	double requests_cross;             /* the model's read requests of cold_cross, mean */
+	/* what the candidates are ranked by (rank): pages + request_pages x
+	   requests of the model's training figures, of the measured ones
+	   (-1: not measured) and of the cross (-1: not crossed) */
+	double rank_train, rank_measured, rank_cross;
 	double steady;                     /* steady workload's time against plain's, the median
 					      of the turns' ratios; -1: not run */
 	int steady_turns;                  /* turns behind steady: STEADY_TURNS, or
@@ -176,6 +181,13 @@ static char *search_workload_line(const struct search *s)
 	}
 	if (s->so->steady) {
 		char *more = xasprintf("%s steady: %s;", line, s->so->steady);
+
+		free(line);
+		line = more;
+	}
+	/* so is one that weighs read requests otherwise */
+	if (s->so->request_pages) {
+		char *more = xasprintf("%s request-pages: %lu;", line, s->so->request_pages);
 
 		free(line);
 		line = more;
@@ -357,6 +369,7 @@ static struct candidate *add_candidate(struct search *s, struct variant *v, enum
 	c->orders = xcalloc(s->n, sizeof(*c->orders));
 	c->ordered = xcalloc(s->n, sizeof(*c->ordered));
 	c->s.measured_train = c->s.measured_held = c->s.steady = c->s.cold_cross = -1;
+	c->s.rank_measured = c->s.rank_cross = -1;
 	return c;
 }
 
@@ -786,6 +799,13 @@ static bool predict(const struct search *s, const struct startup_run *run, const
 	return false;
 }
 
+/* What a cold start of pages file pages in requests read requests costs,
+   in pages: what the candidates are ranked by. */
+static double cost_of(const struct search *s, double pages, double requests)
+{
+	return pages + (double)s->so->request_pages * requests;
+}
+
 /* Scores candidate c (in place) on workload line: *code, the code pages
    its run touched, and *cold, the file pages the model predicts a cold
    start reads, *requests in how many read requests, summed over the
@@ -872,6 +892,7 @@ static bool score(struct search *s, struct candidate *c, struct startup_run *kno
 			c->s.model_requests_train += requests / s->so->train_count;
 		}
 	}
+	c->s.rank_train = cost_of(s, c->s.cold_train, c->s.model_requests_train);
 	c->s.scored = true;
 	return true;
 }
@@ -1061,6 +1082,7 @@ static bool measure(struct search *s, struct candidate *c)
 	}
 	c->s.measured_train = train;
 	c->s.measured_held = s->so->held_count ? held : -1;
+	c->s.rank_measured = cost_of(s, train, c->s.requests_train);
 	return true;
 }
 
@@ -1213,8 +1235,8 @@ static int compare_candidates(const void *a, const void *b)
 
 	if (x->failed != y->failed)
 		return x->failed - y->failed;
-	if (x->s.cold_train != y->s.cold_train)
-		return x->s.cold_train < y->s.cold_train ? -1 : 1;
+	if (x->s.rank_train != y->s.rank_train)
+		return x->s.rank_train < y->s.rank_train ? -1 : 1;
 	if (x->s.code_train != y->s.code_train)
 		return x->s.code_train < y->s.code_train ? -1 : 1;
 	/* a tie: relr first, whose smaller relocations every start-up reads,
@@ -1575,14 +1597,14 @@ static void clean_up(const struct search *s)
 static int compare_judged(const void *a, const void *b)
 {
 	const struct candidate *x = *(const struct candidate *const *)a, *y = *(const struct candidate *const *)b;
-	bool mx = x->s.measured_train >= 0, my = y->s.measured_train >= 0;
+	bool mx = x->s.rank_measured >= 0, my = y->s.rank_measured >= 0;
 
 	if (x->failed != y->failed)
 		return x->failed - y->failed;
 	if (mx != my)
 		return my - mx;
-	if (mx && x->s.measured_train != y->s.measured_train)
-		return x->s.measured_train < y->s.measured_train ? -1 : 1;
+	if (mx && x->s.rank_measured != y->s.rank_measured)
+		return x->s.rank_measured < y->s.rank_measured ? -1 : 1;
 	return compare_candidates(a, b);
 }
 
@@ -1642,7 +1664,7 @@ static void cross_candidate(struct search *s, struct candidate *c, size_t index)
 {
 	const struct search_options *so = s->so;
 	size_t k = so->train_count, w, j, i;
-	double sum = 0, t = proc_now();
+	double sum = 0, sum_requests = 0, t = proc_now();
 	bool ok = true;
 
 	for (w = 0; w < k && ok; w++) {
@@ -1700,6 +1722,7 @@ static void cross_candidate(struct search *s, struct candidate *c, size_t index)
 			install(s, x.files);
 			ok = score_line(s, &x, so->train[w], NULL, &code, &cold, &requests);
 			sum += cold;
+			sum_requests += requests;
 		} else {
 			ok = false;
 		}
@@ -1718,6 +1741,8 @@ static void cross_candidate(struct search *s, struct candidate *c, size_t index)
 		free(x.why);
 	}
 	c->s.cold_cross = ok ? sum / k : -1;
+	c->s.requests_cross = ok ? sum_requests / k : -1;
+	c->s.rank_cross = ok ? cost_of(s, c->s.cold_cross, c->s.requests_cross) : -1;
 	c->seconds += proc_now() - t;
 }
 
@@ -1769,10 +1794,10 @@ static struct candidate *choose(struct search *s, struct candidate **ranked, str
 	for (i = 0; i < s->count && !best; i++)
 		if (eligible(s, ranked[i]))
 			best = ranked[i];
-	if (!best || best->s.cold_cross < 0)
+	if (!best || best->s.rank_cross < 0)
 		return best;
 	for (i = 0; i < s->count; i++)
-		if (eligible(s, ranked[i]) && ranked[i]->s.cold_cross >= 0 && ranked[i]->s.cold_cross < best->s.cold_cross) {
+		if (eligible(s, ranked[i]) && ranked[i]->s.rank_cross >= 0 && ranked[i]->s.rank_cross < best->s.rank_cross) {
 			if (!*over)
 				*over = best;
 			best = ranked[i];
@@ -1816,6 +1841,7 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 		snprintf(s.plain.build_id[i], sizeof(s.plain.build_id[i]), "%s", s.variants[0].outputs[i].build_id[BUILD_PLAIN]);
 	}
 	s.plain.s.measured_train = s.plain.s.measured_held = s.plain.s.steady = s.plain.s.cold_cross = -1;
+	s.plain.s.rank_measured = s.plain.s.rank_cross = -1;
 	score(&s, &s.plain, s.variants[0].train);
 	if (so->steady) {
 		if (steady_once(&s) < 0)
@@ -1895,11 +1921,11 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 	cross_kinds(&s, ranked);
 	best = choose(&s, ranked, &over);
 	/* a layout is kept when a cold start reads no more of it and it reads
-	   or touches less */
+	   or touches less (reads: what the candidates are ranked by) */
 	if (best) {
 		bool measured_both = best->s.measured_train >= 0 && s.plain.s.measured_train >= 0;
-		double now = measured_both ? best->s.measured_train : best->s.cold_train;
-		double was = measured_both ? s.plain.s.measured_train : s.plain.s.cold_train;
+		double now = measured_both ? best->s.rank_measured : best->s.rank_train;
+		double was = measured_both ? s.plain.s.rank_measured : s.plain.s.rank_train;
 
 		if (now > was || (now == was && best->s.code_train >= s.plain.s.code_train))
 			best = NULL;
@@ -1937,6 +1963,10 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 		fprintf(out, "(cross: the best of each kind (BOLT cut, BOLT, GNU ld cut, segments, neither) made again without each training "
 			"workload in turn, from the others' traces, and scored on it by the model: the mean over them; "
 			"the one that reads least is chosen)\n");
+	if (so->request_pages)
+		fprintf(out, "(ranked by what a cold start reads, each read request counted as %lu pages more "
+			"(--request-pages): the model's, and the loop device's where measured; the columns are "
+			"pages)\n", so->request_pages);
 	if (s.native_why)
 		fprintf(out, "(model: the pagein traces alone; no native run: %s)\n", s.native_why);
 	else
@@ -1965,14 +1995,22 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 		}
 		fputc('\n', out);
 		cost_line(out, best, &s.plain, so->held_count > 0);
-		if (over)
+		if (over) {
 			fprintf(out, "cross: chosen over %s, first on the training workloads (%.1f against %.1f, the "
-				"model's): made without each of them in turn, %s read %.1f of it against %.1f\n",
+				"model's): made without each of them in turn, %s read %.1f of it against %.1f",
 				over->name, over->s.cold_train, best->s.cold_train, best->name, best->s.cold_cross,
 				over->s.cold_cross);
-		else if (best->s.cold_cross >= 0)
-			fprintf(out, "cross: made without each training workload in turn, %s read %.1f of it, the least "
-				"of the best of each kind (the model's)\n", best->name, best->s.cold_cross);
+			if (so->request_pages)
+				fprintf(out, ", in %.1f read requests against %.1f", best->s.requests_cross,
+					over->s.requests_cross);
+			fputc('\n', out);
+		} else if (best->s.cold_cross >= 0) {
+			fprintf(out, "cross: made without each training workload in turn, %s read %.1f of it", best->name,
+				best->s.cold_cross);
+			if (so->request_pages)
+				fprintf(out, " in %.1f read requests", best->s.requests_cross);
+			fprintf(out, ", the least of the best of each kind (the model's)\n");
+		}
 	}
 	if (best) {
 		install(&s, best->files);

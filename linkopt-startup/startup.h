@@ -261,6 +261,9 @@ struct search_options {
 	bool no_cross;                    /* the best of each kind not made again without each
 					     training workload (cross) */
 	bool measure_all;                 /* a real cold start of every candidate scored */
+	unsigned long request_pages;      /* a read request costs as much as this many pages
+					     read: candidates ranked by pages + request_pages
+					     x requests (0: by pages alone) */
 };
 /* Searches the layouts for the outputs, prints the table of every one
    tried and the one chosen, which replaces the outputs and is kept as an

@@ -176,6 +176,30 @@ run_ok again.out "$LINKOPT_STARTUP" --dir="$dir" --target=prog --placement=best 
 	--workload='./prog a b' --held-out='./prog x y z' -- ./prog a
 expect_grep '(unchanged)' again.out
 
+# --request-pages N: each read request counts as N pages more.  The same
+# search weighing them is another search (not unchanged), and as root,
+# every candidate measured, the table's rows are in the order of their
+# measured training cold starts' pages + N x requests (prog.best.cold)
+if ((EUID == 0)); then
+	run_ok requests.out "$LINKOPT_STARTUP" --dir="$dir" --target=prog --placement=best --no-bolt --no-cross \
+		--no-segments --measure-all --request-pages 4096 --workload='./prog a b' -- ./prog a
+	expect_no_grep '(unchanged)' requests.out
+	expect_grep '^\(ranked by what a cold start reads, each read request counted as 4096 pages more' requests.out
+	awk -F '\t' '{
+		p = "\"pages_read\": {\"median\": "; r = "\"read_requests\": {\"median\": "
+		pages[$1] += substr($3, index($3, p) + length(p)) + 0
+		requests[$1] += substr($3, index($3, r) + length(r)) + 0
+	} END { for (l in pages) printf "%s %.1f %.1f\n", l, pages[l] + 4096 * requests[l], pages[l] }' \
+		"$dir/prog.best.cold" > ranks
+	awk 'NR == FNR { rank[$1] = $2; next }
+		/^[ *] [a-z]/ { name = $1 == "*" ? $2 : $1; if (name != "plain" && name in rank) print name, rank[name] }' ranks requests.out > order
+	(($(wc -l < order) >= 3)) || fail "fewer than three candidates measured: $(cat order)"
+	sort -s -g -k2,2 order | cmp -s - order || fail "the rows are not in the order of pages + 4096 x requests: $(cat order)"
+	# which the pages alone would not give here
+	awk 'NR == FNR { pages[$1] = $3; next } { print $1, pages[$1] }' ranks order | sort -s -g -k2,2 | cmp -s - <(awk 'NR == FNR { pages[$1] = $3; next } { print $1, pages[$1] }' ranks order) &&
+		note "the order by pages alone is the same here: the test cannot tell them apart"
+fi
+
 # a check whose output differs with relr: no +relr layout is chosen
 "$LINKOPT_STARTUP" --dir="$dir" --target=prog --undo -- true || fail "--undo"
 readelf -d prog | grep -q RELR && fail "--undo left the relr link in place"
