@@ -925,7 +925,8 @@ static bool check(struct search *s, struct candidate *c, size_t index)
    read 32, in a request of its own).  Names a layout whose cold start made
    more requests and took longer than plain's on the training or held-out
    workloads (held: there are some). */
-static void cost_line(FILE *out, const struct candidate *best, const struct candidate *plain, bool held)
+static void cost_line(FILE *out, const struct candidate *best, const struct candidate *plain, bool held,
+		      unsigned long request_pages)
 {
 	const struct scores *b = &best->s, *p = &plain->s;
 	bool dearer;
@@ -941,8 +942,12 @@ static void cost_line(FILE *out, const struct candidate *best, const struct cand
 		fprintf(out, "; held out: %.1f (%.1f) and %.1f ms against %.1f (%.1f) and %.1f plain",
 			b->requests_held, b->model_requests_held, b->wall_held, p->requests_held,
 			p->model_requests_held, p->wall_held);
-	fprintf(out, "%s\n", dearer ? " (more read requests than plain, and slower: the search counts pages read, "
-				     "not requests)" : "");
+	if (dearer && !request_pages)
+		fprintf(out, " (more read requests than plain, and slower: the search counts pages read, not requests; "
+			"--request-pages counts them too)");
+	else if (dearer)
+		fprintf(out, " (more read requests than plain, and slower)");
+	fputc('\n', out);
 }
 
 /* The cold starts measured of each workload: their median is its figure
@@ -1994,7 +1999,7 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 				plain_held > 0 ? held / plain_held : NAN, held_both ? "measured" : "predicted");
 		}
 		fputc('\n', out);
-		cost_line(out, best, &s.plain, so->held_count > 0);
+		cost_line(out, best, &s.plain, so->held_count > 0, so->request_pages);
 		if (over) {
 			fprintf(out, "cross: chosen over %s, first on the training workloads (%.1f against %.1f, the "
 				"model's): made without each of them in turn, %s read %.1f of it against %.1f",
