@@ -919,12 +919,13 @@ static bool check(struct search *s, struct candidate *c, size_t index)
 }
 
 /* The line that says what the cold starts of best cost against plain's,
-   when both were measured: the pages the search counts are read in
-   requests, and a device takes about as long for a request of one page as
-   for one of a read-ahead window (a cut reads a page where a window would
-   read 32, in a request of its own).  Names a layout whose cold start made
-   more requests and took longer than plain's on the training or held-out
-   workloads (held: there are some). */
+   when both were measured: the pages are read in requests, each of which
+   costs a device its latency whatever its size (a cut reads a page where a
+   window would read 32, in a request of its own).  Names a layout whose
+   cold start made more requests and took longer than plain's on the
+   training or held-out workloads (held: there are some), and, when the
+   search ranked by pages alone (request_pages 0), the option that would
+   have counted them. */
 static void cost_line(FILE *out, const struct candidate *best, const struct candidate *plain, bool held,
 		      unsigned long request_pages)
 {
