@@ -28,7 +28,7 @@ static struct {
 	int linker, placement;
 	bool relr, bolt, trace_children, report, verify, undo, pgo_built, no_relr, no_bolt, no_segments, no_cut, no_cross, measure_all;
 	unsigned long tolerance, request_pages;
-	bool tolerance_given;
+	bool tolerance_given, request_pages_given;
 } opt;
 
 static const char *set_read_ahead(void *target, const char *value)
@@ -55,6 +55,7 @@ static const char *set_request_pages(void *target, const char *value)
 {
 	if (!cli_unsigned(value, (unsigned long *)target) || *(unsigned long *)target > 4096)
 		return "is not a whole number of pages from 0 to 4096";
+	opt.request_pages_given = true;
 	return NULL;
 }
 
@@ -563,11 +564,9 @@ int main(int argc, char **argv)
 	}
 	if (opt.placement != PLACEMENT_BEST &&
 	    (opt.workloads.count || opt.held.count || opt.steady || opt.no_relr || opt.no_bolt || opt.no_segments ||
-	     opt.no_cut || opt.no_cross || opt.measure_all))
-		cli_usage_error("--workload, --held-out, --steady, --no-relr, --no-bolt, --no-segments, --no-cut, --no-cross and "
-				"--measure-all "
-				"are for "
-				"--placement=best");
+	     opt.no_cut || opt.no_cross || opt.measure_all || opt.request_pages_given))
+		cli_usage_error("--workload, --held-out, --steady, --no-relr, --no-bolt, --no-segments, --no-cut, --no-cross, "
+				"--measure-all and --request-pages are for --placement=best");
 	if (opt.placement == PLACEMENT_BEST && (opt.relr || opt.bolt))
 		cli_usage_error("--placement=best tries --relr and --bolt itself (--no-relr, --no-bolt leave them out)");
 	if (opt.placement == PLACEMENT_BEST && opt.report)

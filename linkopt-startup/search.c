@@ -934,6 +934,11 @@ static void cost_line(FILE *out, const struct candidate *best, const struct cand
 
 	if (b->measured_train < 0 || p->measured_train < 0)
 		return;
+	if (b->requests_train < 0 || p->requests_train < 0) {
+		fprintf(out, "cost: the read requests of a cold start measured could not be told apart from other reads "
+			"of the device (pfstat)\n");
+		return;
+	}
 	dearer = (b->requests_train > p->requests_train && b->wall_train > p->wall_train) ||
 		 (held && b->requests_held > p->requests_held && b->wall_held > p->wall_held);
 	fprintf(out, "cost: the cold starts measured, training: %.1f read requests (the model: %.1f) and %.1f ms "
@@ -982,25 +987,31 @@ static void keep_measurement(struct search *s, const char *layout, const char *l
 }
 
 /* The sum of the medians of key ("\"read_requests\": {\"median\": ") in
-   pfstat's json, and how many there are in *count. */
+   pfstat's json, and how many there are in *count; -1 when one is not a
+   number (pfstat's null: a device's reads that may not be the cold
+   files' own). */
 static double json_medians(const char *json, const char *key, size_t *count)
 {
 	const char *at;
+	char *end;
 	double sum = 0;
+	bool null = false;
 
 	*count = 0;
 	for (at = json; (at = strstr(at, key)); ++*count) {
 		at += strlen(key);
-		sum += strtod(at, NULL);
+		sum += strtod(at, &end);
+		null |= end == at;
 	}
-	return sum;
+	return null ? -1 : sum;
 }
 
 /* The file pages of the outputs a real cold start of workload line reads,
    with what is in place: pfstat --cold on a loop device with the job's
    read-ahead, the median of COLD_RUNS runs; -1 when it cannot be measured
-   (why in *why).  *requests: the loop devices' read requests, *wall: the
-   wall milliseconds, medians too. */
+   (why in *why).  *requests: the loop devices' read requests (-1 when
+   pfstat could not tell them from other reads), *wall: the wall
+   milliseconds, medians too. */
 static double measure_line(struct search *s, const char *layout, const char *line, double *requests, double *wall,
 			   char **why)
 {
@@ -1043,7 +1054,7 @@ static double measure_line(struct search *s, const char *layout, const char *lin
 		if (files != s->n) {
 			*why = xasprintf("pfstat gave the pages read of %zu of %zu outputs (see %s)", files, s->n, log);
 			pages = -1;
-		} else if (!devices || walls != 1) {
+		} else if (!devices || walls != 1 || *wall < 0) {
 			*why = xasprintf("pfstat gave no read requests or no wall time (see %s)", log);
 			pages = -1;
 		}
@@ -1064,12 +1075,15 @@ static bool measure(struct search *s, struct candidate *c)
 	double train = 0, held = 0;
 	char *why = NULL;
 
+	bool requests_known = true;
+
 	c->s.requests_train = c->s.requests_held = c->s.wall_train = c->s.wall_held = 0;
 	for (w = 0; w < lines; w++) {
 		bool is_held = w >= s->so->train_count;
 		const char *line = is_held ? s->so->held[w - s->so->train_count] : s->so->train[w];
 		double requests = 0, wall = 0, pages = measure_line(s, c->name, line, &requests, &wall, &why);
 
+		requests_known &= requests >= 0;
 		if (pages < 0) {
 			say(s, "no real cold start measured: %s", why);
 			free(why);
@@ -1088,7 +1102,10 @@ static bool measure(struct search *s, struct candidate *c)
 	}
 	c->s.measured_train = train;
 	c->s.measured_held = s->so->held_count ? held : -1;
-	c->s.rank_measured = cost_of(s, train, c->s.requests_train);
+	if (!requests_known)
+		c->s.requests_train = c->s.requests_held = -1;
+	/* ranked by its measurement unless that lacks what ranks it */
+	c->s.rank_measured = requests_known || !s->so->request_pages ? cost_of(s, train, c->s.requests_train) : -1;
 	return true;
 }
 
@@ -1929,7 +1946,7 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 	/* a layout is kept when a cold start reads no more of it and it reads
 	   or touches less (reads: what the candidates are ranked by) */
 	if (best) {
-		bool measured_both = best->s.measured_train >= 0 && s.plain.s.measured_train >= 0;
+		bool measured_both = best->s.rank_measured >= 0 && s.plain.s.rank_measured >= 0;
 		double now = measured_both ? best->s.rank_measured : best->s.rank_train;
 		double was = measured_both ? s.plain.s.rank_measured : s.plain.s.rank_train;
 

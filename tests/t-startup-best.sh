@@ -176,16 +176,16 @@ run_ok again.out "$LINKOPT_STARTUP" --dir="$dir" --target=prog --placement=best 
 	--workload='./prog a b' --held-out='./prog x y z' -- ./prog a
 expect_grep '(unchanged)' again.out
 
-# --request-pages N: each read request counts as N pages more.  The same
-# search weighing them is another search (not unchanged), and as root,
-# every candidate measured, the table's rows are in the order of their
-# measured training cold starts' pages + N x requests (prog.best.cold)
+# --request-pages N: each read request counts as N pages more.  The
+# search just made, weighing them, is another search (not unchanged), and
+# as root, every candidate measured, the table's rows are in the order of
+# their measured training cold starts' pages + N x requests
+# (prog.best.cold)
 if ((EUID == 0)); then
-	run_ok requests.out "$LINKOPT_STARTUP" --dir="$dir" --target=prog --placement=best --no-bolt --no-cross \
-		--no-segments --measure-all --request-pages 4096 --workload='./prog a b' -- ./prog a
+	run_ok requests.out "$LINKOPT_STARTUP" --request-pages 4096 "${search[@]}"
 	expect_no_grep '(unchanged)' requests.out
 	expect_grep '^\(ranked by what a cold start reads, each read request counted as 4096 pages more' requests.out
-	awk -F '\t' '{
+	awk -F '\t' '$2 != "./prog x y z" {
 		p = "\"pages_read\": {\"median\": "; r = "\"read_requests\": {\"median\": "
 		pages[$1] += substr($3, index($3, p) + length(p)) + 0
 		requests[$1] += substr($3, index($3, r) + length(r)) + 0
