@@ -123,21 +123,23 @@ expect_no_grep 'steady: CPU time' best.out
 # workloads' medians there
 if ((EUID == 0)); then
 	[[ -f $dir/prog.best.cold ]] || fail "no prog.best.cold: $(ls "$dir")"
-	kept=$(awk -F '\t' -v layout="$chosen" '$1 == layout && $2 != "./prog x y z" {
-		k = "\"pages_read\": {\"median\": "
-		v = substr($3, index($3, k) + length(k)); n++; sum += v + 0
-		if (index($3, "\"runs\": 3,") == 0) bad = 1
-	} END { if (n != 2 || bad) print "-"; else printf "%.1f\n", sum / n }' "$dir/prog.best.cold")
+	# training_mean KEY: the mean of KEY's medians over the chosen
+	# layout's two training measurements of 3 runs each, "-" when one is
+	# not there
+	training_mean() {
+		awk -F '\t' -v layout="$chosen" -v key="$1" '$1 == layout && $2 != "./prog x y z" {
+			k = "\"" key "\": {\"median\": "
+			if (!index($3, k) || !index($3, "\"runs\": 3,")) bad = 1
+			v = substr($3, index($3, k) + length(k)); n++; sum += v + 0
+		} END { if (n != 2 || bad) print "-"; else printf "%.1f\n", sum / n }' "$dir/prog.best.cold"
+	}
+	kept=$(training_mean pages_read)
 	[[ $kept != - && $kept == "$(row best.out "$chosen" | awk '{ if ($1 == "*") $1 = ""; $0 = $0; print $5 }')" ]] ||
 		fail "prog.best.cold's training cold starts of $chosen make '$kept', its row: $(row best.out "$chosen")"
 	# and what they cost: the cost line's read requests are the mean of
 	# the same runs' (the loop device's, medians), beside the model's,
 	# which counts them as the device does (within one)
-	requests=$(awk -F '\t' -v layout="$chosen" '$1 == layout && $2 != "./prog x y z" {
-		k = "\"read_requests\": {\"median\": "
-		if (!index($3, k)) bad = 1
-		v = substr($3, index($3, k) + length(k)); n++; sum += v + 0
-	} END { if (n != 2 || bad) print "-"; else printf "%.1f\n", sum / n }' "$dir/prog.best.cold")
+	requests=$(training_mean read_requests)
 	[[ $requests != - ]] || fail "prog.best.cold has no read requests of $chosen"
 	expect_grep "^cost: the cold starts measured, training: ${requests//./\\.} read requests \(the model: [0-9.]+\) and [0-9.]+ ms against [0-9.]+ \([0-9.]+\) and [0-9.]+ plain; held out: [0-9.]+ \([0-9.]+\) and [0-9.]+ ms against [0-9.]+ \([0-9.]+\) and [0-9.]+ plain" \
 		best.out
