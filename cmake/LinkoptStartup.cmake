@@ -8,6 +8,7 @@
 #                   [UNTRACED_SEGMENT_KB n]
 #                   [WORKLOAD shell-line...] [HELD_OUT shell-line...]
 #                   [STEADY shell-line] [BEST_WITHOUT relr|bolt|segments|cut|cross...]
+#                   [REQUEST_PAGES n]
 #                   [RELR] [BOLT] [LLVM_BOLT program] [CHECK shell-line]
 #                   [NAME custom-target] [WORKING_DIRECTORY dir]
 #                   [TRACE_CHILDREN])
@@ -47,7 +48,9 @@
 # searches: every placement with and without relr and BOLT made, traced
 # on RUN and each WORKLOAD, scored (HELD_OUT workloads shown, never used
 # to choose), checked, timed on STEADY; the layout a cold start reads
-# least of is kept (linkopt-startup's --workload, --held-out, --steady).
+# least of is kept, each read request counted as REQUEST_PAGES pages
+# (default: a read-ahead window's; 0: pages alone) (linkopt-startup's
+# --workload, --held-out, --steady, --request-pages).
 # BEST_WITHOUT leaves candidates out of that search: relr (a target whose
 # glibc is older than 2.36), bolt, segments, or its cross (linkopt-startup's
 # --no-relr, --no-bolt, --no-segments, --no-cut, --no-cross).
@@ -76,7 +79,7 @@ set(LINKOPT_DIR "${CMAKE_BINARY_DIR}/linkopt" CACHE PATH
   "where linkopt-cc records the links and linkopt-startup keeps the maps, traces and orders")
 
 function(linkopt_startup)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "TRACE_CHILDREN;RELR;BOLT" "LINKER;PLACEMENT;READ_AHEAD_KB;UNTRACED_SEGMENT_KB;NAME;WORKING_DIRECTORY;CHECK;LLVM_BOLT;STEADY"
+  cmake_parse_arguments(PARSE_ARGV 0 arg "TRACE_CHILDREN;RELR;BOLT" "LINKER;PLACEMENT;READ_AHEAD_KB;UNTRACED_SEGMENT_KB;NAME;WORKING_DIRECTORY;CHECK;LLVM_BOLT;STEADY;REQUEST_PAGES"
     "TARGET;RUN;HOST;WORKLOAD;HELD_OUT;BEST_WITHOUT")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "linkopt_startup: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
@@ -104,6 +107,12 @@ function(linkopt_startup)
   endif()
   if(DEFINED arg_BEST_WITHOUT AND NOT arg_PLACEMENT STREQUAL "best")
     message(FATAL_ERROR "linkopt_startup: BEST_WITHOUT is for PLACEMENT best")
+  endif()
+  if(DEFINED arg_REQUEST_PAGES AND NOT arg_PLACEMENT STREQUAL "best")
+    message(FATAL_ERROR "linkopt_startup: REQUEST_PAGES is for PLACEMENT best")
+  endif()
+  if(DEFINED arg_REQUEST_PAGES AND NOT arg_REQUEST_PAGES MATCHES "^[0-9]+$")
+    message(FATAL_ERROR "linkopt_startup: REQUEST_PAGES ${arg_REQUEST_PAGES}: not a number of pages")
   endif()
   foreach(word IN LISTS arg_BEST_WITHOUT)
     if(NOT word MATCHES "^(relr|bolt|segments|cut|cross)$")
@@ -189,6 +198,9 @@ function(linkopt_startup)
   endforeach()
   if(DEFINED arg_STEADY)
     list(APPEND command "--steady=${arg_STEADY}")
+  endif()
+  if(DEFINED arg_REQUEST_PAGES)
+    list(APPEND command "--request-pages=${arg_REQUEST_PAGES}")
   endif()
   list(REMOVE_DUPLICATES arg_BEST_WITHOUT)
   foreach(word IN LISTS arg_BEST_WITHOUT)

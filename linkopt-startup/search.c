@@ -1991,7 +1991,7 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 	if (s.crossed)
 		fprintf(out, "(cross: the best of each kind (BOLT cut, BOLT, GNU ld cut, segments, neither) made again without each training "
 			"workload in turn, from the others' traces, and scored on it by the model: the mean over them; "
-			"the one that reads least is chosen)\n");
+			"the one that reads least (with --request-pages: pages and requests) is chosen)\n");
 	if (so->request_pages)
 		fprintf(out, "(ranked by what a cold start reads, each read request counted as %lu pages more "
 			"(--request-pages): the model's, and the loop device's where measured; the columns are "
@@ -2025,10 +2025,13 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 		fputc('\n', out);
 		cost_line(out, best, &s.plain, so->held_count > 0, so->request_pages);
 		if (over) {
-			fprintf(out, "cross: chosen over %s, first on the training workloads (%.1f against %.1f, the "
-				"model's): made without each of them in turn, %s read %.1f of it against %.1f",
-				over->name, over->s.cold_train, best->s.cold_train, best->name, best->s.cold_cross,
-				over->s.cold_cross);
+			fprintf(out, "cross: chosen over %s, first on the training workloads (%.1f against %.1f", over->name,
+				over->s.cold_train, best->s.cold_train);
+			if (so->request_pages)
+				fprintf(out, " pages, in %.1f read requests against %.1f", over->s.model_requests_train,
+					best->s.model_requests_train);
+			fprintf(out, ", the model's): made without each of them in turn, %s read %.1f of it against %.1f",
+				best->name, best->s.cold_cross, over->s.cold_cross);
 			if (so->request_pages)
 				fprintf(out, ", in %.1f read requests against %.1f", best->s.requests_cross,
 					over->s.requests_cross);

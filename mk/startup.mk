@@ -54,7 +54,9 @@
 # cut cross (any of them) leaves those candidates, or the cross, out of
 # best's search (relr: a target whose glibc is older than 2.36;
 # linkopt-startup's --no-relr, --no-bolt, --no-segments, --no-cut,
-# --no-cross).  Each is linkopt-startup's option of that name.
+# --no-cross); STARTUP_REQUEST_PAGES = N counts each read request as N
+# pages where best ranks (default: a read-ahead window's pages; 0: pages
+# alone).  Each is linkopt-startup's option of that name.
 
 LINKOPT ?= $(dir $(lastword $(MAKEFILE_LIST))).
 startup_default_goal := $(.DEFAULT_GOAL)
@@ -74,6 +76,7 @@ STARTUP_BOLT ?=
 STARTUP_LLVM_BOLT ?=
 STARTUP_CHECK ?=
 STARTUP_BEST_WITHOUT ?=
+STARTUP_REQUEST_PAGES ?=
 STARTUP_DIR ?= $(CURDIR)/.linkopt
 startup_tool = $(firstword $(wildcard $(LINKOPT)/$1/$1 $(LINKOPT)/bin/$1 $(LINKOPT)/../../../bin/$1 \
 	$(LINKOPT)/../$1/$1) $1)
@@ -102,6 +105,14 @@ $(error mk/startup.mk: STARTUP_BEST_WITHOUT = $(STARTUP_BEST_WITHOUT): not relr,
 endif
 ifneq ($(and $(strip $(STARTUP_BEST_WITHOUT)),$(filter-out best,$(STARTUP_PLACEMENT))),)
 $(error mk/startup.mk: STARTUP_BEST_WITHOUT is for STARTUP_PLACEMENT = best)
+endif
+ifneq ($(STARTUP_REQUEST_PAGES),)
+ifeq ($(shell expr '$(STARTUP_REQUEST_PAGES)' : '[0-9][0-9]*$$'),0)
+$(error mk/startup.mk: STARTUP_REQUEST_PAGES = $(STARTUP_REQUEST_PAGES): not a number of pages)
+endif
+ifneq ($(STARTUP_PLACEMENT),best)
+$(error mk/startup.mk: STARTUP_REQUEST_PAGES is for STARTUP_PLACEMENT = best)
+endif
 endif
 ifneq ($(STARTUP_UNTRACED_SEGMENT_KB),)
 ifeq ($(shell expr '$(STARTUP_UNTRACED_SEGMENT_KB)' : '[0-9][0-9]*$$'),0)
@@ -146,7 +157,8 @@ startup_options = --dir=$(call startup_quote,$(STARTUP_DIR)) --linker=$(STARTUP_
 	$(foreach i,1 2 3 4 5 6 7 8 9,$(if $(value STARTUP_WORKLOAD_$i),--workload=$(call startup_quote,$(STARTUP_WORKLOAD_$i))) \
 		$(if $(value STARTUP_HELD_OUT_$i),--held-out=$(call startup_quote,$(STARTUP_HELD_OUT_$i)))) \
 	$(if $(value STARTUP_STEADY),--steady=$(call startup_quote,$(STARTUP_STEADY))) \
-	$(addprefix --no-,$(sort $(STARTUP_BEST_WITHOUT)))
+	$(addprefix --no-,$(sort $(STARTUP_BEST_WITHOUT))) \
+	$(if $(STARTUP_REQUEST_PAGES),--request-pages=$(STARTUP_REQUEST_PAGES))
 
 startup_outputs :=
 # the first thing wrong with the configuration, said when a target of the

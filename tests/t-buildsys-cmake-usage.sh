@@ -5,8 +5,9 @@
 # UNTRACED_SEGMENT_KB that is no number,
 # a target given twice, data-first for another linker than GNU ld; a good
 # call configures, its placement (and UNTRACED_SEGMENT_KB, RELR, BOLT,
-# LLVM_BOLT, CHECK, best's BEST_WITHOUT) passed on; a BEST_WITHOUT word
-# that is not a candidate kind, or without best, refused.
+# LLVM_BOLT, CHECK, best's BEST_WITHOUT and REQUEST_PAGES) passed on; a
+# BEST_WITHOUT word that is not a candidate kind, or without best,
+# refused, and a REQUEST_PAGES that is no number or without best.
 . "$(dirname "$0")/lib.sh"
 need cmake gcc
 printf 'int f(void) { return 0; }\n' > f.c
@@ -74,10 +75,14 @@ refused 'linkopt_startup(TARGET prog PLACEMENT best BEST_WITHOUT relr pgo RUN $<
 	'linkopt_startup: BEST_WITHOUT pgo: not relr, bolt, segments, cut or cross'
 refused 'linkopt_startup(TARGET prog PLACEMENT cold-start BEST_WITHOUT bolt RUN $<TARGET_FILE:prog>)' \
 	'linkopt_startup: BEST_WITHOUT is for PLACEMENT best'
-configure 'linkopt_startup(TARGET prog PLACEMENT best BEST_WITHOUT segments bolt RUN $<TARGET_FILE:prog>)'
-((STATUS == 0)) || fail "a call with BEST_WITHOUT was refused: $(cat err)"
-grep -rq -- '--placement=best.*--no-segments.*--no-bolt' build/CMakeFiles build/Makefile build/build.ninja 2> /dev/null ||
-	fail "the startup target does not pass BEST_WITHOUT on"
+refused 'linkopt_startup(TARGET prog PLACEMENT best REQUEST_PAGES many RUN $<TARGET_FILE:prog>)' \
+	'linkopt_startup: REQUEST_PAGES many: not a number of pages'
+refused 'linkopt_startup(TARGET prog PLACEMENT head REQUEST_PAGES 0 RUN $<TARGET_FILE:prog>)' \
+	'linkopt_startup: REQUEST_PAGES is for PLACEMENT best'
+configure 'linkopt_startup(TARGET prog PLACEMENT best BEST_WITHOUT segments bolt REQUEST_PAGES 0 RUN $<TARGET_FILE:prog>)'
+((STATUS == 0)) || fail "a call with BEST_WITHOUT and REQUEST_PAGES was refused: $(cat err)"
+grep -rq -- '--placement=best.*--request-pages=0.*--no-segments.*--no-bolt' build/CMakeFiles build/Makefile \
+	build/build.ninja 2> /dev/null || fail "the startup target does not pass REQUEST_PAGES and BEST_WITHOUT on"
 grep -rq -- '--no-relr' build/CMakeFiles build/Makefile build/build.ninja 2> /dev/null &&
 	fail "BEST_WITHOUT segments bolt left relr out too"
 exit 0

@@ -7,7 +7,11 @@
 # nothing, make startup-check passes it, and with other candidates left out searches again;
 # STARTUP_BEST_WITHOUT leaves candidates out; a placement that is
 # not one, and a STARTUP_BEST_WITHOUT word that is not a kind of
-# candidate (or without best), are refused.
+# candidate (or without best), are refused.  STARTUP_REQUEST_PAGES reaches
+# the search: with 0 it ranks by pages alone (this program's start-up
+# reads 26 pages in 2 requests, which no layout beats when, by default,
+# each request counts as 32 pages: the search keeps the plain link), and
+# one that is no number, or without best, is refused.
 . "$(dirname "$0")/lib.sh"
 . "$TESTDIR/pagein-lib.sh"
 . "$TESTDIR/startup-lib.sh"
@@ -19,7 +23,7 @@ run_ok want.out ./plain x
 # BOLT's and the segments' candidates left out: linkopt-startup's own
 # search of them is t-startup-best's
 args=(STARTUP_PLACEMENT=best 'STARTUP_WORKLOAD_1=$(STARTUP_PROGRAM) a b' 'STARTUP_HELD_OUT_1=$(STARTUP_PROGRAM) x y z'
-	'STARTUP_CHECK=test ! -e check-fails')
+	'STARTUP_CHECK=test ! -e check-fails' STARTUP_REQUEST_PAGES=0)
 make -s startup "${args[@]}" 'STARTUP_BEST_WITHOUT=segments bolt' > make.out 2>&1 ||
 	fail "make startup STARTUP_PLACEMENT=best: $(tail -20 make.out)"
 grep -Eq '^[ *] +[a-z-]+\+(bolt|seg)' make.out && fail "STARTUP_BEST_WITHOUT=segments bolt searched them: $(cat make.out)"
@@ -28,6 +32,7 @@ expect_grep '^chosen: [a-z+-]' make.out
 grep -q '^chosen: the plain link' make.out && fail "the search kept the plain link: $(cat make.out)"
 [[ -s .linkopt/prog.best.txt && -s .linkopt/prog.state ]] || fail "no search records: $(ls -a .linkopt)"
 grep -q -- '--held-out' make.out && fail "the options leaked into the output"
+grep -q 'each read request counted as' make.out && fail "STARTUP_REQUEST_PAGES=0 did not reach the search: $(cat make.out)"
 row=$(grep '^\*' make.out) || fail "no row marked chosen"
 read -r _ name code_train code_held _ <<< "$row"
 plain=$(awk '$1 == "plain" { print $5 }' make.out)
@@ -64,6 +69,14 @@ status=0
 make -s startup STARTUP_PLACEMENT=best STARTUP_BEST_WITHOUT=pgo > bad.out 2>&1 || status=$?
 ((status != 0)) || fail "STARTUP_BEST_WITHOUT=pgo was taken"
 expect_grep 'STARTUP_BEST_WITHOUT = pgo: not relr, bolt, segments, cut or cross' bad.out
+status=0
+make -s startup STARTUP_PLACEMENT=best STARTUP_REQUEST_PAGES=many > bad.out 2>&1 || status=$?
+((status != 0)) || fail "STARTUP_REQUEST_PAGES=many was taken"
+expect_grep 'STARTUP_REQUEST_PAGES = many: not a number of pages' bad.out
+status=0
+make -s startup STARTUP_PLACEMENT=head STARTUP_REQUEST_PAGES=0 > bad.out 2>&1 || status=$?
+((status != 0)) || fail "STARTUP_REQUEST_PAGES without best was taken"
+expect_grep 'STARTUP_REQUEST_PAGES is for STARTUP_PLACEMENT = best' bad.out
 status=0
 make -s startup STARTUP_PLACEMENT=head STARTUP_BEST_WITHOUT=bolt > bad.out 2>&1 || status=$?
 ((status != 0)) || fail "STARTUP_BEST_WITHOUT without best was taken"
