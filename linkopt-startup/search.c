@@ -2002,8 +2002,10 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 		fprintf(out, "(model: the pagein traces, then the pages a native run of the same workload faulted in "
 			"(those most of %d runs did): valgrind is not the CPU)\n", NATIVE_RUNS);
 	if (!best) {
-		fprintf(out, "chosen: the plain link (no layout that reads no more at a cold start reads or touches less "
-			"on the training workloads)\n");
+		fprintf(out, "chosen: the plain link (no layout that reads no more at a cold start");
+		if (so->request_pages)
+			fprintf(out, ", each read request counted as %lu pages,", so->request_pages);
+		fprintf(out, " reads or touches less on the training workloads)\n");
 	} else {
 		bool measured_both = best->s.measured_train >= 0 && s.plain.s.measured_train >= 0;
 		double now = measured_both ? best->s.measured_train : best->s.cold_train;

@@ -40,7 +40,7 @@
 # STARTUP_LINKER = gnu-ld (default), gold, lld or mold;
 # STARTUP_PLACEMENT = head (default), cold-start, data-first, or best:
 # each placement with and without relr and BOLT made, traced, scored and
-# checked, the one a cold start reads least of kept, from STARTUP_RUN and
+# checked, the one a cold start reads least of (pages and requests) kept, from STARTUP_RUN and
 # the shell lines STARTUP_WORKLOAD_1 ... _9, scored on STARTUP_HELD_OUT_1
 # ... _9 too, timed on STARTUP_STEADY (linkopt-startup's --workload,
 # --held-out, --steady; $(STARTUP_PROGRAM) in them is the program);
