@@ -117,9 +117,11 @@ static const struct cli_option options[] = {
 	  "each read request of a cold start counts as N pages more\n"
 	  "where --placement=best ranks its candidates (pages + N x\n"
 	  "requests, the model's and the measured; default: the pages\n"
-	  "of a read-ahead window, 32 at 128 KiB; 0: pages alone)", .set = set_request_pages },
+	  "of a read-ahead window, 32 at 128 KiB, 4096 at most; 0:\n"
+	  "pages alone)", .set = set_request_pages },
 	{ "--read-ahead-kb", 0, CLI_CALL, &opt.read_ahead_kb, "N",
-	  "the disk's read-ahead --placement=cold-start places for\n"
+	  "the disk's read-ahead --placement=cold-start places for,\n"
+	  "and --placement=best's model and cold starts read at\n"
 	  "(default 128)", .set = set_read_ahead },
 	{ "--untraced-segment-kb", 0, CLI_CALL, &opt.untraced_segment_kb, "N",
 	  "gnu-ld, head, cold-start or data-first, no --bolt: the code no\n"
@@ -541,7 +543,7 @@ static int search_outputs(struct startup_job *job, struct startup_output *output
 	   held out, 143 pages in 66 requests took longer than the default
 	   link's 296 in 22) */
 	if (!opt.request_pages_given)
-		so.request_pages = so.read_ahead_kb / 4;
+		so.request_pages = so.read_ahead_kb / 4 < 4096 ? so.read_ahead_kb / 4 : 4096;
 	/* COMMAND, when given, is the first training workload */
 	if (strcmp(job->workload[0], "sh") || !job->workload[1] || strcmp(job->workload[1], "-c") ||
 	    !opt.workloads.count || job->workload[2] != opt.workloads.items[0])

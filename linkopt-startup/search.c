@@ -6,7 +6,8 @@
    start when one can be measured and by the steady-state workload's time;
    the best of each kind is made again without each training workload in
    turn and scored on it (cross), and the kind that reads least of a
-   start-up it was not made from chosen; it replaces the outputs as an
+   start-up it was not made from chosen (pages, and read requests each
+   counted as request_pages pages); it replaces the outputs as an
    ordinary order would. */
 #define _GNU_SOURCE
 #include "startup.h"
@@ -949,8 +950,8 @@ static void cost_line(FILE *out, const struct candidate *best, const struct cand
 			b->requests_held, b->model_requests_held, b->wall_held, p->requests_held,
 			p->model_requests_held, p->wall_held);
 	if (dearer && !request_pages)
-		fprintf(out, " (more read requests than plain, and slower: the search counts pages read, not requests; "
-			"--request-pages counts them too)");
+		fprintf(out, " (more read requests than plain, and slower: with --request-pages 0 the search counts "
+			"pages read, not requests)");
 	else if (dearer)
 		fprintf(out, " (more read requests than plain, and slower)");
 	fputc('\n', out);
@@ -1104,8 +1105,11 @@ static bool measure(struct search *s, struct candidate *c)
 	c->s.measured_held = s->so->held_count ? held : -1;
 	if (!requests_known)
 		c->s.requests_train = c->s.requests_held = -1;
-	/* ranked by its measurement unless that lacks what ranks it */
-	c->s.rank_measured = requests_known || !s->so->request_pages ? cost_of(s, train, c->s.requests_train) : -1;
+	/* ranked by its measurement; where the device's requests could not
+	   be told from its other reads, by its pages with the model's
+	   requests (which counted the device's exactly where both were
+	   known: bench/best) */
+	c->s.rank_measured = cost_of(s, train, requests_known ? c->s.requests_train : c->s.model_requests_train);
 	return true;
 }
 
@@ -1806,7 +1810,7 @@ static void cross_kinds(struct search *s, struct candidate **ranked)
 
 /* The candidate chosen, from the ranked (judged) ones: the first eligible;
    or, when crossed, the crossed one that reads least of the training
-   workloads each left out of its layout (*over: the first eligible, which
+   workloads each left out of its layout (rank_cross: pages and requests) (*over: the first eligible, which
    it was chosen over, or NULL). */
 static struct candidate *choose(struct search *s, struct candidate **ranked, struct candidate **over)
 {
@@ -1920,7 +1924,7 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 	/* the model's best three confirmed by a real cold start, and its best
 	   without BOLT (what GNU ld alone gives) and with it: the judged
 	   order puts what was measured first, and a kind never measured
-	   could not be chosen (with --request-pages, GNU ld's layouts can
+	   could not be chosen (with requests counted, GNU ld's layouts can
 	   fill the three) */
 	ranked = rank(&s, compare_candidates);
 	for (i = 0; i < s.count && s.measure; i++) {
@@ -1991,7 +1995,7 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 	if (s.crossed)
 		fprintf(out, "(cross: the best of each kind (BOLT cut, BOLT, GNU ld cut, segments, neither) made again without each training "
 			"workload in turn, from the others' traces, and scored on it by the model: the mean over them; "
-			"the one that reads least (with --request-pages: pages and requests) is chosen)\n");
+			"the one that reads least (pages, and requests as --request-pages counts them) is chosen)\n");
 	if (so->request_pages)
 		fprintf(out, "(ranked by what a cold start reads, each read request counted as %lu pages more "
 			"(--request-pages): the model's, and the loop device's where measured; the columns are "

@@ -110,7 +110,7 @@ ifneq ($(STARTUP_REQUEST_PAGES),)
 ifeq ($(shell expr '$(STARTUP_REQUEST_PAGES)' : '[0-9][0-9]*$$'),0)
 $(error mk/startup.mk: STARTUP_REQUEST_PAGES = $(STARTUP_REQUEST_PAGES): not a number of pages)
 endif
-ifneq ($(STARTUP_PLACEMENT),best)
+ifneq ($(filter-out best,$(STARTUP_PLACEMENT)),)
 $(error mk/startup.mk: STARTUP_REQUEST_PAGES is for STARTUP_PLACEMENT = best)
 endif
 endif

@@ -77,6 +77,9 @@ search=(--dir="$dir" --target=prog --placement=best --no-bolt --measure-all --wo
 	--held-out='./prog x y z' -- ./prog a)
 run_ok best.out "$LINKOPT_STARTUP" "${search[@]}"
 cat best.out
+# by default each read request counts as a read-ahead window's pages
+expect_grep '^\(ranked by what a cold start reads, each read request counted as 32 pages more' best.out \
+	"the default ranking at 128 KiB"
 chosen=$(sed -n 's/^chosen: \([^:]*\):.*/\1/p' best.out)
 [[ $chosen == *+relr ]] || fail "the search chose '$chosen', not a layout with relr"
 readelf -d prog | grep -q RELR || fail "the program in place has no DT_RELR: the choice was not installed"
@@ -84,7 +87,8 @@ row() { awk -v name="$2" '$1 == name || ($1 == "*" && $2 == name)' "$1"; }
 # the untraced code in 16 KiB segments of its own: the window read from
 # the end of the traced code stops at its segment's end, where it ran on
 # into the 600 KiB filler; the search tries it with head and data-first,
-# and chooses it here (68 pages against 99 without, on the day it came)
+# and chooses it here (68 pages against 99 without, on the day it came,
+# in no more read requests)
 for layout in head+seg16 data-first+seg16 head+seg16+relr data-first+seg16+relr; do
 	[[ -n $(row best.out "$layout") ]] || fail "no row for $layout: $(grep -E '^[ *] [a-z]' best.out)"
 done
@@ -179,7 +183,8 @@ run_ok again.out "$LINKOPT_STARTUP" --dir="$dir" --target=prog --placement=best 
 expect_grep '(unchanged)' again.out
 
 # --request-pages N: each read request counts as N pages more.  The
-# search just made, weighing them, is another search (not unchanged), and
+# search just made (by default N is 32) is another search than one with
+# 4096 (not unchanged), and
 # as root, every candidate measured, the table's rows are in the order of
 # their measured training cold starts' pages + N x requests
 # (prog.best.cold)
@@ -203,13 +208,17 @@ if ((EUID == 0)); then
 		note "the order by pages alone is the same here: the test cannot tell them apart"
 fi
 
-# a check whose output differs with relr: no +relr layout is chosen
+# a check whose output differs with relr: no +relr layout is chosen (at
+# 64 KiB of read-ahead)
 "$LINKOPT_STARTUP" --dir="$dir" --target=prog --undo -- true || fail "--undo"
 readelf -d prog | grep -q RELR && fail "--undo left the relr link in place"
 "${cc[@]}" -o prog main.o work.o table.o || fail "link again through linkopt-cc"
 run_ok check.out "$LINKOPT_STARTUP" --dir="$dir" --target=prog --placement=best --no-bolt --no-segments --no-cut \
-	--check='readelf -d ./prog | grep -c RELR || true' --workload='./prog a b' -- ./prog a
+	--read-ahead-kb 64 --check='readelf -d ./prog | grep -c RELR || true' --workload='./prog a b' -- ./prog a
 cat check.out
+# at 64 KiB of read-ahead a request counts as 16 pages
+expect_grep '^\(ranked by what a cold start reads, each read request counted as 16 pages more' check.out \
+	"the default ranking at 64 KiB"
 grep -q '^chosen: ' check.out || fail "no choice said"
 # --no-segments, --no-cut: no candidate with them
 grep -E '^[ *] [a-z-]+\+seg' check.out && fail "--no-segments, and a candidate with segments"
@@ -222,7 +231,8 @@ readelf -d prog | grep -q RELR && fail "a relr link is in place"
 # GNU ld's untraced code cut into pieces at start-up (+cut4): without
 # segments and relr, the window the start-up reads from the traced code's
 # last page runs on into the 600 KiB filler; cut, it stops at its piece
-# (97 pages against 128 on the day it came), so the cut is chosen, and
+# (97 pages against 128 on the day it came, in no more read requests), so
+# the cut is chosen, and
 # kept as the rewrite of its ordered link: the file in place is the cut
 # (its record filled), and the build's next link through linkopt-cc gets
 # it back
