@@ -1289,12 +1289,12 @@ static void print_figure(FILE *out, double value, int width, bool shown)
 static void print_header(const struct search *s, FILE *out)
 {
 	(void)s;
-	fprintf(out, "  %-34s %6s %6s %6s %6s %6s %6s %6s %7s %6s\n", "layout", "code", "code", "cold", "cold", "cold",
-		"cold", "cold", "steady", "cost");
-	fprintf(out, "  %-34s %6s %6s %6s %6s %6s %6s %6s %7s %6s\n", "", "train", "held", "model", "meas", "model",
-		"meas", "model", "", "");
-	fprintf(out, "  %-34s %6s %6s %6s %6s %6s %6s %6s %7s %6s\n", "", "", "", "train", "train", "held", "held",
-		"cross", "", "");
+	fprintf(out, "  %-34s %6s %6s %6s %6s %6s %6s %6s %6s %6s %7s %6s\n", "layout", "code", "code", "cold", "cold",
+		"cold", "cold", "cold", "reqs", "reqs", "steady", "cost");
+	fprintf(out, "  %-34s %6s %6s %6s %6s %6s %6s %6s %6s %6s %7s %6s\n", "", "train", "held", "model", "meas",
+		"model", "meas", "model", "model", "model", "", "");
+	fprintf(out, "  %-34s %6s %6s %6s %6s %6s %6s %6s %6s %6s %7s %6s\n", "", "", "", "train", "train", "held",
+		"held", "cross", "train", "held", "", "");
 }
 
 static void print_row(const struct search *s, FILE *out, const struct candidate *c, bool chosen)
@@ -1309,6 +1309,8 @@ static void print_row(const struct search *s, FILE *out, const struct candidate 
 	print_figure(out, c->s.cold_held, 6, scored && held);
 	print_figure(out, c->s.measured_held, 6, scored && held);
 	print_figure(out, c->s.cold_cross, 6, scored);
+	print_figure(out, c->s.model_requests_train, 6, scored);
+	print_figure(out, c->s.model_requests_held, 6, scored && held);
 	if (scored && c->s.steady >= 0)
 		fprintf(out, " %6.3fx", c->s.steady);
 	else
@@ -1987,7 +1989,8 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 					     "plain, one with the layout; fifteen again above 1.03x)%s", runs)
 				 : xstrdup("");
 	fprintf(out, "(code: code pages touched; cold: file pages a cold start reads at %lu KiB, as the model predicts "
-		"from the trace, %s; means over %zu training and %zu held-out workloads%s; cost: seconds "
+		"from the trace, %s; reqs: the read requests the model counts for those cold starts; means over %zu "
+		"training and %zu held-out workloads%s; cost: seconds "
 		"to make and score; the search took %.0f s)\n", so->read_ahead_kb, measured_note, so->train_count,
 		so->held_count, steady_note, proc_now() - start);
 	free(measured_note);
@@ -1998,8 +2001,8 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 			"the one that reads least (pages, and requests as --request-pages counts them) is chosen)\n");
 	if (so->request_pages)
 		fprintf(out, "(ranked by what a cold start reads, each read request counted as %lu pages more "
-			"(--request-pages): the model's, and the loop device's where measured; the columns are "
-			"pages)\n", so->request_pages);
+			"(--request-pages): pages + %lu x reqs, the model's, and the loop device's where measured)\n",
+			so->request_pages, so->request_pages);
 	if (s.native_why)
 		fprintf(out, "(model: the pagein traces alone; no native run: %s)\n", s.native_why);
 	else

@@ -152,6 +152,16 @@ if ((EUID == 0)); then
 		fail "the model counts $model_requests read requests of $chosen's training cold starts, the device $requests"
 	grep -c "^$chosen	./prog x y z	{" "$dir/prog.best.cold" | grep -qx 1 ||
 		fail "prog.best.cold has not one held-out measurement of $chosen: $(cut -f1,2 "$dir/prog.best.cold")"
+	# the table's reqs column is the model's count, the one the cost line gives
+	[[ $(row best.out "$chosen" | awk '{ if ($1 == "*") $1 = ""; $0 = $0; print $9 }') == "$model_requests" ]] ||
+		fail "the row of $chosen gives other read requests than the cost line's model ($model_requests): $(row best.out "$chosen")"
+else
+	# nothing measured: the rows are in the order of what ranks them, the
+	# model's pages + 32 x its requests on the training workloads
+	awk '/^[ *] [a-z]/ && !/^  layout/ && !/^  plain/ { if ($1 == "*") $1 = ""; $0 = $0
+		if ($4 ~ /^[0-9.]+$/ && $9 ~ /^[0-9.]+$/) print $1, $4 + 32 * $9 }' best.out > ranked
+	(($(wc -l < ranked) >= 3)) || fail "fewer than three rows with reqs: $(cat best.out)"
+	sort -s -g -k2,2 ranked | cmp -s - ranked || fail "the rows are not in the order of pages + 32 x reqs: $(cat ranked)"
 fi
 # what runs natively and not under valgrind is named (its page faults, recorded natively)
 if faults_recordable; then
