@@ -1954,6 +1954,14 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 	   keep it apart */
 	cross_kinds(&s, ranked);
 	best = choose(&s, ranked, &over);
+	/* the one chosen is measured, never only predicted: the cross can
+	   choose a kind none of whose layouts ranked among those measured
+	   (lz4: head+seg16+relr, after head+relr and its cut) */
+	if (best && s.measure && best->s.rank_measured < 0) {
+		say(&s, "measuring a cold start of %s, chosen by the cross", best->name);
+		install(&s, best->files);
+		measure(&s, best);
+	}
 	/* a layout is kept when a cold start reads no more of it and it reads
 	   or touches less (reads: what the candidates are ranked by) */
 	if (best) {
