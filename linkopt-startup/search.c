@@ -1812,8 +1812,9 @@ static void cross_kinds(struct search *s, struct candidate **ranked)
 
 /* The candidate chosen, from the ranked (judged) ones: the first eligible;
    or, when crossed, the crossed one that reads least of the training
-   workloads each left out of its layout (rank_cross: pages and requests) (*over: the first eligible, which
-   it was chosen over, or NULL). */
+   workloads each left out of its layout (rank_cross: pages and
+   requests; *over: the first eligible, which it was chosen over, or
+   NULL). */
 static struct candidate *choose(struct search *s, struct candidate **ranked, struct candidate **over)
 {
 	struct candidate *best = NULL;
@@ -2051,9 +2052,15 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 		fputc('\n', out);
 		cost_line(out, best, &s.plain, so->held_count > 0, so->request_pages);
 		if (refused) {
+			const struct scores *r = &refused->s, *p = &s.plain.s;
+
+			/* the requests it was ranked by: the model's where the
+			   device's are unknown (measure) */
 			fprintf(out, "cross: %s, which the cross chose, read more than plain at a measured cold start of the "
-				"training workloads (%.1f against %.1f): the model's best judged instead\n", refused->name,
-				refused->s.measured_train, s.plain.s.measured_train);
+				"training workloads (%.1f pages in %.1f read requests against %.1f in %.1f): the model's "
+				"best judged instead\n", refused->name, r->measured_train,
+				r->requests_train >= 0 ? r->requests_train : r->model_requests_train, p->measured_train,
+				p->requests_train >= 0 ? p->requests_train : p->model_requests_train);
 		} else if (over) {
 			fprintf(out, "cross: chosen over %s, first on the training workloads (%.1f against %.1f", over->name,
 				over->s.cold_train, best->s.cold_train);
