@@ -807,6 +807,15 @@ static double cost_of(const struct search *s, double pages, double requests)
 	return pages + (double)s->so->request_pages * requests;
 }
 
+/* The read requests of c's measured training cold starts that rank it:
+   the loop device's, or the model's where the device's could not be told
+   from its other reads (the model counted the device's exactly where
+   both were known: bench/best). */
+static double measured_requests(const struct scores *c)
+{
+	return c->requests_train >= 0 ? c->requests_train : c->model_requests_train;
+}
+
 /* Scores candidate c (in place) on workload line: *code, the code pages
    its run touched, and *cold, the file pages the model predicts a cold
    start reads, *requests in how many read requests, summed over the
@@ -1105,11 +1114,7 @@ static bool measure(struct search *s, struct candidate *c)
 	c->s.measured_held = s->so->held_count ? held : -1;
 	if (!requests_known)
 		c->s.requests_train = c->s.requests_held = -1;
-	/* ranked by its measurement; where the device's requests could not
-	   be told from its other reads, by its pages with the model's
-	   requests (which counted the device's exactly where both were
-	   known: bench/best) */
-	c->s.rank_measured = cost_of(s, train, requests_known ? c->s.requests_train : c->s.model_requests_train);
+	c->s.rank_measured = cost_of(s, train, measured_requests(&c->s));
 	return true;
 }
 
@@ -2052,15 +2057,10 @@ int search_best(struct startup_job *job, struct startup_output *outputs, size_t 
 		fputc('\n', out);
 		cost_line(out, best, &s.plain, so->held_count > 0, so->request_pages);
 		if (refused) {
-			const struct scores *r = &refused->s, *p = &s.plain.s;
-
-			/* the requests it was ranked by: the model's where the
-			   device's are unknown (measure) */
 			fprintf(out, "cross: %s, which the cross chose, read more than plain at a measured cold start of the "
 				"training workloads (%.1f pages in %.1f read requests against %.1f in %.1f): the model's "
-				"best judged instead\n", refused->name, r->measured_train,
-				r->requests_train >= 0 ? r->requests_train : r->model_requests_train, p->measured_train,
-				p->requests_train >= 0 ? p->requests_train : p->model_requests_train);
+				"best judged instead\n", refused->name, refused->s.measured_train,
+				measured_requests(&refused->s), s.plain.s.measured_train, measured_requests(&s.plain.s));
 		} else if (over) {
 			fprintf(out, "cross: chosen over %s, first on the training workloads (%.1f against %.1f", over->name,
 				over->s.cold_train, best->s.cold_train);
